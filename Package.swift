@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+// swift-content-blocker: WebKit content rule lists (Safari content blockers) on Linux.
+// Layers, each a module, data flowing one way:
+//   ContentRuleModel → RuleListParser (JSON) → URLFilterSyntax → ContentRuleCompiler
+//   → ContentRuleFormat (binary rule list) → ContentRuleMatcher (what other tools link).
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-content-blocker",
+    products: [
+        .library(name: "ContentRuleMatcher", targets: ["ContentRuleMatcher"]),
+        .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler"]),
+        .executable(name: "content-blocker", targets: ["ContentBlockerCLI"]),
+    ],
+    targets: [
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+        .systemLibrary(name: "CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
+
+        // Layer 1: vocabulary (rules, triggers, actions, flags, errors).
+        .target(name: "ContentRuleModel", swiftSettings: strict),
+        // Layer 2: JSON rule list → rules, with WebKit's validation and errors.
+        .target(name: "RuleListParser", dependencies: ["ContentRuleModel"], swiftSettings: strict),
+        // Layer 3: the url-filter regular-expression subset.
+        .target(name: "URLFilterSyntax", swiftSettings: strict),
+        // The only Swift module that touches libpcre2-8.
+        .target(name: "PCRE2Support", dependencies: ["CPCRE2"], swiftSettings: strict),
+        // WHATWG URL canonicalization and registrable domains (libpsl, libidn2).
+        .target(name: "ContentRuleURL", dependencies: ["CLibPSL", "CIDN2"], swiftSettings: strict),
+        // Layer 5: the binary rule list (compiled form, writer and validating reader).
+        .target(name: "ContentRuleFormat", dependencies: ["ContentRuleModel"], swiftSettings: strict),
+        // Layer 4: rules → compiled rule list (action slots, global stylesheet, PCRE2 patterns).
+        .target(
+            name: "ContentRuleCompiler",
+            dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat"],
+            swiftSettings: strict),
+        // Layer 6: the matcher. Does not depend on the JSON parser or the compiler.
+        .target(
+            name: "ContentRuleMatcher",
+            dependencies: ["ContentRuleModel", "ContentRuleFormat", "PCRE2Support", "ContentRuleURL"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "ContentBlockerCLI",
+            dependencies: ["ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel"],
+            swiftSettings: strict),
+
+        .target(
+            name: "TestSupport", dependencies: ["ContentRuleModel"], path: "Tests/TestSupport",
+            swiftSettings: strict),
+        .testTarget(
+            name: "URLFilterSyntaxTests", dependencies: ["URLFilterSyntax", "PCRE2Support", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RuleListParserTests", dependencies: ["RuleListParser", "ContentRuleModel", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "ContentRuleURLTests", dependencies: ["ContentRuleURL", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleFormat", "RuleListParser",
+                "ContentRuleModel", "URLFilterSyntax", "TestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+    ]
+)

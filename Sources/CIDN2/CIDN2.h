@@ -1,0 +1,4 @@
+#ifndef CIDN2_H
+#define CIDN2_H
+#include <idn2.h>
+#endif

@@ -1,0 +1,4 @@
+#ifndef CLIBPSL_H
+#define CLIBPSL_H
+#include <libpsl.h>
+#endif
