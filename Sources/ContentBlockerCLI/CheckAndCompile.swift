@@ -1,0 +1,125 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+import ContentRuleModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+enum CheckCommand {
+    static let help = """
+        USAGE: content-blocker check LIST.json... [--json]
+
+        Validates Safari content-blocker rule lists exactly as WebKit does. Every error is reported,
+        one line per rule, on standard error as `FILE: rule N: KEY: message`; the first error of a
+        file is the one WebKit reports (WebKit's message, then our detail in parentheses).
+        Use `-` to read a list from standard input.
+
+        OPTIONS:
+          --json      Print one JSON object per file on standard output instead of the summary line.
+          -h, --help  Show this help.
+
+        EXIT STATUS: 0 all lists valid, 1 some list invalid, 2 usage or I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: [], flags: ["--json", "--help", "-h"])
+        if args.flag("--help") || args.flag("-h") {
+            Console.out(help)
+            return 0
+        }
+        guard !args.positionals.isEmpty else { throw UsageError("check needs at least one rule list") }
+        var allValid = true
+        for path in args.positionals {
+            let bytes = try RuleListInput.read(path)
+            let result = RuleListCompiler.compile(json: bytes)
+            let errors = result.errors
+            allValid = allValid && errors.isEmpty
+            if args.flag("--json") {
+                Console.out(report(path: path, result: result).text)
+            } else {
+                RuleListInput.report(result.diagnostics, file: path)
+                if errors.isEmpty {
+                    let rules = result.list?.sourceRuleCount ?? 0
+                    Console.out("\(path): valid (\(rules) rules)")
+                } else {
+                    Console.out("\(path): invalid (\(errors.count) error\(errors.count == 1 ? "" : "s"))")
+                }
+            }
+        }
+        return allValid ? 0 : 1
+    }
+
+    static func report(path: String, result: RuleListCompiler.Result) -> JSON {
+        let diagnostics = result.diagnostics.map { diagnostic -> JSON in
+            var members: [(String, JSON)] = [
+                ("severity", .string(diagnostic.severity.rawValue)),
+                ("error", diagnostic.error.map { .string($0.rawValue) } ?? .null),
+                ("message", .string(diagnostic.message)),
+            ]
+            members.append(("rule", diagnostic.ruleIndex.map { .int($0) } ?? .null))
+            members.append(("key", diagnostic.keyPath.map { .string($0) } ?? .null))
+            members.append(("detail", diagnostic.detail.map { .string($0) } ?? .null))
+            if let offset = diagnostic.byteOffset { members.append(("byteOffset", .int(offset))) }
+            return .object(members)
+        }
+        return .object([
+            ("file", .string(path)), ("valid", .bool(result.errors.isEmpty)),
+            ("rules", result.list.map { .int($0.sourceRuleCount) } ?? .null),
+            ("diagnostics", .array(diagnostics)),
+        ])
+    }
+}
+
+enum CompileCommand {
+    static let help = """
+        USAGE: content-blocker compile LIST.json -o OUT
+
+        Compiles a Safari content-blocker rule list (JSON, or `-` for standard input) into a binary
+        rule list. The output is written to a temporary file and renamed, so OUT is either the old
+        file or the complete new one. An invalid list prints its errors (as `check` does), exits 1
+        and writes nothing.
+
+        OPTIONS:
+          -o, --output OUT  Where to write the binary rule list (required).
+          -h, --help        Show this help.
+
+        EXIT STATUS: 0 compiled, 1 invalid rule list, 2 usage or I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["-o", "--output"], flags: ["--help", "-h"])
+        if args.flag("--help") || args.flag("-h") {
+            Console.out(help)
+            return 0
+        }
+        guard args.positionals.count == 1 else { throw UsageError("compile takes exactly one rule list") }
+        guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
+        let path = args.positionals[0]
+        let start = monotonicSeconds()
+        let bytes = try RuleListInput.read(path)
+        let result = RuleListCompiler.compile(json: bytes)
+        RuleListInput.report(result.diagnostics, file: path)
+        guard let list = result.list else {
+            Console.err("\(path): invalid, nothing written (\(result.errors.count) error(s))")
+            return 1
+        }
+        let encoded = BinaryRuleList.encode(list)
+        do {
+            try AtomicFile.write(encoded, to: output)
+        } catch {
+            throw RuntimeError(error.description)
+        }
+        let milliseconds = Int((monotonicSeconds() - start) * 1000)
+        Console.err(
+            "\(path): \(list.sourceRuleCount) rules → \(output) (\(encoded.count) bytes, \(list.actionSlots.count) action slots) in \(milliseconds) ms"
+        )
+        return 0
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

@@ -1,0 +1,212 @@
+import ContentRuleMatcher
+import ContentRuleModel
+import ContentRuleURL
+import Foundation
+
+enum MatchCommand {
+    static let help = """
+        USAGE: content-blocker match LIST... [--url U [--top-url T] [--frame-url F] [--type TYPE]
+                                              [--context top-frame|child-frame] [--method M] [--load-type L]]
+               content-blocker match LIST... --requests FILE|-
+
+        Decides loads as WebKit would with the given content rule lists installed, in the order given.
+        Each LIST is a compiled binary rule list or a JSON rule list; its identifier is its file name
+        without extension. One request comes from the flags, or many from --requests: JSON Lines in,
+        one result line out per request line, in input order.
+
+        REQUEST (a JSON object; flags in brackets):
+          url (required) [--url]     the request URL; canonicalized as WebKit serializes URLs
+          mainDocumentURL [--top-url]   the top URL (default: url; "" for none)
+          frameURL [--frame-url]        the frame URL (default: mainDocumentURL)
+          resourceType [--type]         document (default), top-document, child-document, image, style-sheet,
+                                        script, font, svg-document, media, popup, ping, fetch, websocket,
+                                        csp-report, other; document means top-document in the top frame and
+                                        child-document in a child frame
+          loadContext [--context]       top-frame (default) or child-frame
+          requestMethod [--method]      get, post, … (optional)
+          loadType [--load-type]        first-party or third-party (optional; computed from the URLs otherwise)
+          requestHeaders                optional object of header → value, for modify-headers
+
+        RESULT (one JSON object per request): blockedLoad, blockedCookies, madeHTTPS, redirected,
+          notifications, actions [{list, type, selector?, notification?}] in WebKit's order,
+          lists [{list, ignoredPreviousRules, globalStylesheet}], plus url (canonical), loadType,
+          requestURL and requestHeaders where an action changed them. A bad request line gives
+          {"error": "..."} and the batch goes on.
+
+        OPTIONS:
+          --requests FILE        JSON Lines requests (`-` for standard input).
+          --active-actions PAT   Let every list apply redirect and modify-headers to URLs matching the
+                                 match pattern PAT (e.g. '*://example.com/*', '<all_urls>'); repeatable.
+                                 WebKit applies them nowhere by default.
+          -h, --help             Show this help.
+
+        EXIT STATUS: 0 done (even if some request lines were bad), 2 usage or I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(
+            arguments,
+            valued: [
+                "--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type", "--requests",
+                "--active-actions",
+            ],
+            flags: ["--help", "-h"])
+        if args.flag("--help") || args.flag("-h") {
+            Console.out(help)
+            return 0
+        }
+        guard !args.positionals.isEmpty else { throw UsageError("match needs at least one rule list") }
+        var patterns: [URLMatchPattern] = []
+        for text in args.values("--active-actions") {
+            guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
+            patterns.append(pattern)
+        }
+        var lists: [ContentRuleList] = []
+        for path in args.positionals { lists.append(try RuleListInput.load(path)) }
+        let blocker = ContentBlocker(lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns))
+
+        if let requests = args.value("--requests") {
+            guard args.value("--url") == nil else { throw UsageError("use either --url or --requests") }
+            try runBatch(blocker, requestsPath: requests)
+            return 0
+        }
+        guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
+        var object: [String: Any] = ["url": url]
+        let names = [
+            ("--top-url", "mainDocumentURL"), ("--frame-url", "frameURL"), ("--type", "resourceType"),
+            ("--context", "loadContext"), ("--method", "requestMethod"), ("--load-type", "loadType"),
+        ]
+        for (flag, key) in names { if let value = args.value(flag) { object[key] = value } }
+        Console.out(respond(to: object, blocker: blocker).text)
+        return 0
+    }
+
+    static func runBatch(_ blocker: ContentBlocker, requestsPath: String) throws {
+        let bytes = try RuleListInput.read(requestsPath)
+        var lineNumber = 0
+        var start = 0
+        let total = bytes.count
+        var output = ""
+        while start < total {
+            var end = start
+            while end < total, bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            start = end + 1
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            let response: JSON
+            if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
+                response = respond(to: object, blocker: blocker)
+            } else {
+                response = .object([("error", .string("line \(lineNumber): not a JSON object"))])
+            }
+            output += response.text
+            output += "\n"
+            if output.utf8.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(output.utf8))
+                output = ""
+            }
+            if lineNumber % 1000 == 0 { Console.progress("matched \(lineNumber) requests") }
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+        Console.endProgress()
+    }
+
+    /// The result object for one request object, or `{"error": …}`.
+    static func respond(to object: [String: Any], blocker: ContentBlocker) -> JSON {
+        do {
+            let (load, headers) = try request(from: object)
+            return result(blocker.results(for: load, requestHeaders: headers), load: load)
+        } catch let error as RuntimeError {
+            return .object([("error", .string(error.message))])
+        } catch {
+            return .object([("error", .string("\(error)"))])
+        }
+    }
+
+    static func request(from object: [String: Any]) throws -> (ResourceLoadInfo, [(String, String)]) {
+        func string(_ key: String) throws -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value as? String else { throw RuntimeError("\(key) must be a string") }
+            return text
+        }
+        guard let urlText = try string("url") else { throw RuntimeError("url is required") }
+        guard let url = WebURL(urlText) else { throw RuntimeError("url is not a valid URL: \(urlText)") }
+        let mainText = try string("mainDocumentURL") ?? urlText
+        var main: WebURL?
+        if !mainText.isEmpty {
+            guard let parsed = WebURL(mainText) else { throw RuntimeError("mainDocumentURL is not a valid URL") }
+            main = parsed
+        }
+        var frame = main
+        if let frameText = try string("frameURL") {
+            frame = nil
+            if !frameText.isEmpty {
+                guard let parsed = WebURL(frameText) else { throw RuntimeError("frameURL is not a valid URL") }
+                frame = parsed
+            }
+        }
+        let contextName = try string("loadContext") ?? "top-frame"
+        guard let context = LoadContext(rawValue: contextName) else {
+            throw RuntimeError("loadContext must be top-frame or child-frame")
+        }
+        let typeName = try string("resourceType") ?? "document"
+        guard let type = ResourceType(requestName: typeName, loadContext: context) else {
+            throw RuntimeError("unknown resourceType '\(typeName)'")
+        }
+        var method: RequestMethod?
+        if let methodName = try string("requestMethod") {
+            method = RequestMethod(caseInsensitiveName: methodName)
+        }
+        var loadType: LoadType?
+        if let name = try string("loadType") {
+            guard let parsed = LoadType(rawValue: name) else { throw RuntimeError("loadType must be first-party or third-party") }
+            loadType = parsed
+        }
+        var headers: [(String, String)] = []
+        if let given = object["requestHeaders"] {
+            guard let dictionary = given as? [String: Any] else { throw RuntimeError("requestHeaders must be an object") }
+            for key in dictionary.keys.sorted() {
+                guard let value = dictionary[key] as? String else { throw RuntimeError("header values must be strings") }
+                headers.append((key, value))
+            }
+        }
+        let load = ResourceLoadInfo(
+            url: url, mainDocumentURL: main, frameURL: frame, resourceType: type, loadContext: context,
+            requestMethod: method, loadType: loadType)
+        return (load, headers)
+    }
+
+    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo) -> JSON {
+        var actions: [JSON] = []
+        var lists: [JSON] = []
+        for list in results.lists {
+            for action in list.actions.actions {
+                var members: [(String, JSON)] = [("list", .string(list.identifier)), ("type", .string(action.type.rawValue))]
+                switch action {
+                case .cssDisplayNone(let selector): members.append(("selector", .string(selector)))
+                case .notify(let notification): members.append(("notification", .string(notification)))
+                default: break
+                }
+                actions.append(.object(members))
+            }
+            lists.append(
+                .object([
+                    ("list", .string(list.identifier)), ("ignoredPreviousRules", .bool(list.sawIgnorePreviousRules)),
+                    ("globalStylesheet", list.globalStylesheet.map { .string($0) } ?? .null),
+                ]))
+        }
+        var members: [(String, JSON)] = [
+            ("url", .string(load.url.serialization)), ("loadType", .string(load.loadType.rawValue)),
+            ("blockedLoad", .bool(results.blockedLoad)), ("blockedCookies", .bool(results.blockedCookies)),
+            ("madeHTTPS", .bool(results.madeHTTPS)), ("redirected", .bool(results.redirected)),
+            ("notifications", .array(results.notifications.map { .string($0) })),
+            ("actions", .array(actions)), ("lists", .array(lists)),
+        ]
+        if results.requestURL != load.url { members.append(("requestURL", .string(results.requestURL.serialization))) }
+        if let headers = results.requestHeaders {
+            members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))
+        }
+        return .object(members)
+    }
+}

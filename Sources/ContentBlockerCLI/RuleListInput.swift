@@ -1,0 +1,61 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+import ContentRuleMatcher
+import ContentRuleModel
+import RuleListParser
+
+/// Reading rule lists named on the command line: a JSON rule list or a compiled binary rule list,
+/// a path or `-` for standard input.
+enum RuleListInput {
+    /// The bytes of a file, or of standard input for `-`.
+    static func read(_ path: String) throws(RuntimeError) -> [UInt8] {
+        do {
+            return try AtomicFile.read(path == "-" ? "/dev/stdin" : path)
+        } catch {
+            throw RuntimeError(error.description)
+        }
+    }
+
+    /// The list's identifier: its file name without directory and extension (`stdin` for `-`).
+    static func identifier(for path: String) -> String {
+        if path == "-" { return "stdin" }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    static func isBinaryRuleList(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && bytes[0] == 0x89 && bytes[1] == 0x43 && bytes[2] == 0x42 && bytes[3] == 0x52
+    }
+
+    /// Prints `FILE: rule N: KEY: message` for each diagnostic (errors and warnings) on standard error.
+    static func report(_ diagnostics: [RuleListDiagnostic], file: String) {
+        for diagnostic in diagnostics { Console.err("\(file): \(diagnostic)") }
+    }
+
+    /// Loads a list for matching: compiles JSON in memory, or decodes a binary rule list.
+    static func load(_ path: String) throws(RuntimeError) -> ContentRuleList {
+        let bytes = try read(path)
+        let identifier = identifier(for: path)
+        let compiled: CompiledRuleList
+        if isBinaryRuleList(bytes) {
+            do {
+                compiled = try BinaryRuleList.decode(bytes)
+            } catch {
+                throw RuntimeError("\(path): \(error)")
+            }
+        } else {
+            let result = RuleListCompiler.compile(json: bytes)
+            guard let list = result.list else {
+                report(result.errors, file: path)
+                throw RuntimeError("\(path): the rule list is invalid (\(result.errors.count) error(s))")
+            }
+            compiled = list
+        }
+        do {
+            return try ContentRuleList(identifier: identifier, compiled: compiled)
+        } catch {
+            throw RuntimeError("\(path): \(error)")
+        }
+    }
+}

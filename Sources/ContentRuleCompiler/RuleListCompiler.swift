@@ -1,0 +1,124 @@
+public import ContentRuleFormat
+public import ContentRuleModel
+public import RuleListParser
+import URLFilterSyntax
+
+/// Turns a rule list into a ``CompiledRuleList``: validates every pattern with WebKit's url-filter
+/// parser, assigns action slots as WebKit does, and extracts the global display-none stylesheet.
+///
+/// Mirrors `compileRuleList` and `serializeActions` in
+/// `Source/WebCore/contentextensions/ContentExtensionCompiler.cpp` (spec §2.2, §3, §4.8, §4.9).
+public enum RuleListCompiler {
+    /// The outcome of compiling one rule list.
+    public struct Result: Sendable {
+        /// The compiled list, or `nil` when the list has an error (WebKit rejects the whole list).
+        public var list: CompiledRuleList?
+        /// Parser diagnostics first, then pattern errors, each group in rule order; so the first
+        /// error is the one WebKit reports. Warnings (dropped css-display-none rules) included.
+        public var diagnostics: [RuleListDiagnostic]
+        /// Diagnostics of severity `.error`.
+        public var errors: [RuleListDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    }
+
+    /// Parses and compiles a JSON rule list.
+    ///
+    /// - Complexity: O(n) in the JSON size plus one url-filter parse per pattern.
+    public static func compile(json: some Collection<UInt8>, options: RuleListParser.Options = .init()) -> Result {
+        let parsed = RuleListParser.parse(json, options: options)
+        let (list, patternErrors) = compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
+        let diagnostics = parsed.diagnostics + patternErrors
+        let failed = diagnostics.contains { $0.severity == .error }
+        return Result(list: failed ? nil : list, diagnostics: diagnostics)
+    }
+
+    /// Compiles parsed rules (in list order).
+    ///
+    /// - Returns: the compiled list (`nil` if a pattern is invalid) and the pattern errors
+    ///   (`JSONInvalidRegex` with the url-filter parser's reason as detail), one per faulty rule.
+    public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic]) {
+        var diagnostics: [RuleListDiagnostic] = []
+        var compiledPatterns: [(urlFilter: CompiledPattern, condition: CompiledCondition?)] = []
+        compiledPatterns.reserveCapacity(rules.count)
+        for parsed in rules {
+            switch compilePatterns(of: parsed) {
+            case .success(let patterns): compiledPatterns.append(patterns)
+            case .failure(let diagnostic): diagnostics.append(diagnostic)
+            }
+        }
+        guard diagnostics.isEmpty else { return (nil, diagnostics) }
+
+        var assigner = ActionSlotAssigner()
+        for (parsed, patterns) in zip(rules, compiledPatterns) {
+            assigner.add(parsed.rule, isUniversal: patterns.urlFilter.matchesEverything)
+        }
+        let slots = assigner.finish()
+
+        var compiledRules: [CompiledRule] = []
+        compiledRules.reserveCapacity(rules.count)
+        for (ruleNumber, (parsed, patterns)) in zip(rules, compiledPatterns).enumerated() {
+            guard let slot = slots.ruleSlots[ruleNumber] else { continue }  // in the global stylesheet
+            let trigger = parsed.rule.trigger
+            compiledRules.append(
+                CompiledRule(
+                    sourceIndex: UInt32(parsed.index), urlFilter: patterns.urlFilter,
+                    resourceTypes: trigger.resourceTypes, loadTypes: trigger.loadTypes,
+                    loadContexts: trigger.loadContexts, requestMethod: trigger.requestMethod,
+                    condition: patterns.condition, actionSlot: slot))
+        }
+        let list = CompiledRuleList(
+            rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,
+            sourceRuleCount: sourceRuleCount)
+        return (list, [])
+    }
+
+    /// Parses a rule's url-filter and condition patterns; the first invalid one is the rule's error.
+    static func compilePatterns(of parsed: ParsedRule) -> Swift.Result<
+        (urlFilter: CompiledPattern, condition: CompiledCondition?), RuleListDiagnostic
+    > {
+        let trigger = parsed.rule.trigger
+        let urlFilter: CompiledPattern
+        switch compilePattern(trigger.urlFilter, source: trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive) {
+        case .success(let pattern): urlFilter = pattern
+        case .failure(let status):
+            return .failure(patternError(status, rule: parsed.index, keyPath: "trigger.url-filter"))
+        }
+        guard let condition = trigger.condition else { return .success((urlFilter, nil)) }
+        let caseSensitive =
+            condition.kind.testsFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+        var patterns: [CompiledPattern] = []
+        patterns.reserveCapacity(condition.values.count)
+        for (position, value) in condition.values.enumerated() {
+            let pattern = condition.kind.isDomain ? URLFilter.domainPattern(for: value) : value
+            switch compilePattern(pattern, source: value, caseSensitive: caseSensitive) {
+            case .success(let compiled): patterns.append(compiled)
+            case .failure(let status):
+                return .failure(
+                    patternError(status, rule: parsed.index, keyPath: "trigger.\(condition.kind.rawValue)[\(position)]"))
+            }
+        }
+        return .success((urlFilter, CompiledCondition(kind: condition.kind, patterns: patterns)))
+    }
+
+    static func compilePattern(_ pattern: String, source: String, caseSensitive: Bool) -> Swift.Result<
+        CompiledPattern, PatternFailure
+    > {
+        let parsed = URLFilter.parse(pattern, caseSensitive: caseSensitive)
+        switch parsed.status {
+        case .matchesEverything:
+            return .success(CompiledPattern(source: source, pcre2Pattern: nil, caseSensitive: caseSensitive))
+        case .ok:
+            guard let pcre2 = parsed.pcre2Pattern else { return .failure(PatternFailure(status: parsed.status)) }
+            return .success(CompiledPattern(source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive))
+        default:
+            return .failure(PatternFailure(status: parsed.status))
+        }
+    }
+
+    struct PatternFailure: Error {
+        var status: URLFilterParseStatus
+    }
+
+    static func patternError(_ failure: PatternFailure, rule: Int, keyPath: String) -> RuleListDiagnostic {
+        RuleListDiagnostic(.jsonInvalidRegex, ruleIndex: rule, keyPath: keyPath, detail: failure.status.message)
+    }
+}

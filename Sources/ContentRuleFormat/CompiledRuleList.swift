@@ -1,0 +1,84 @@
+public import ContentRuleModel
+
+/// A url-filter or condition pattern after compilation.
+///
+/// `pcre2Pattern == nil` means the pattern matches every URL (WebKit's `MatchesEverything`, spec §3.5).
+public struct CompiledPattern: Sendable, Hashable {
+    /// The pattern as written in the rule list (for a domain condition, the domain).
+    public var source: String
+    /// PCRE2 source with WebKit's semantics (see URLFilterSyntax), or `nil` for "matches everything".
+    public var pcre2Pattern: String?
+    public var caseSensitive: Bool
+
+    public init(source: String, pcre2Pattern: String?, caseSensitive: Bool) {
+        self.source = source
+        self.pcre2Pattern = pcre2Pattern
+        self.caseSensitive = caseSensitive
+    }
+
+    public var matchesEverything: Bool { pcre2Pattern == nil }
+}
+
+/// A rule's condition after compilation: its kind and one compiled pattern per value.
+public struct CompiledCondition: Sendable, Hashable {
+    public var kind: TriggerCondition.Kind
+    public var patterns: [CompiledPattern]
+    public init(kind: TriggerCondition.Kind, patterns: [CompiledPattern]) {
+        self.kind = kind
+        self.patterns = patterns
+    }
+}
+
+/// One rule of a compiled rule list: what must hold for it to fire, and the action slot it fires.
+public struct CompiledRule: Sendable, Hashable {
+    /// Index of the rule in the source JSON array.
+    public var sourceIndex: UInt32
+    public var urlFilter: CompiledPattern
+    /// Empty means every resource type (likewise for load types and load contexts).
+    public var resourceTypes: ResourceType
+    public var loadTypes: LoadTypes
+    public var loadContexts: LoadContexts
+    public var requestMethod: RequestMethod?
+    public var condition: CompiledCondition?
+    /// Index into ``CompiledRuleList/actionSlots``.
+    public var actionSlot: UInt32
+
+    public init(
+        sourceIndex: UInt32, urlFilter: CompiledPattern, resourceTypes: ResourceType, loadTypes: LoadTypes,
+        loadContexts: LoadContexts, requestMethod: RequestMethod?, condition: CompiledCondition?, actionSlot: UInt32
+    ) {
+        self.sourceIndex = sourceIndex
+        self.urlFilter = urlFilter
+        self.resourceTypes = resourceTypes
+        self.loadTypes = loadTypes
+        self.loadContexts = loadContexts
+        self.requestMethod = requestMethod
+        self.condition = condition
+        self.actionSlot = actionSlot
+    }
+}
+
+/// A compiled content rule list: the rules that can fire per request, their action slots in
+/// WebKit's order, and the list's global display-none stylesheet.
+///
+/// This is what the binary rule list stores and what the matcher runs. Action slots mirror
+/// WebKit's action locations (`serializeActions` in `ContentExtensionCompiler.cpp`, spec §4.8):
+/// slot order is rule order, rules that WebKit merges share a slot, and `css-display-none` rules with
+/// identical triggers share one slot whose selector joins theirs with `,`.
+public struct CompiledRuleList: Sendable, Hashable {
+    /// Rules in source order; universal css-display-none rules that went to the global stylesheet are not here.
+    public var rules: [CompiledRule]
+    /// Actions by slot index, including `ignore-previous-rules` and `ignore-following-rules` slots.
+    public var actionSlots: [Action]
+    /// Selectors of the global display-none stylesheet, joined with `,` (spec §4.9), or `nil` when the list has none.
+    public var globalStylesheet: String?
+    /// Number of elements of the source JSON array.
+    public var sourceRuleCount: Int
+
+    public init(rules: [CompiledRule], actionSlots: [Action], globalStylesheet: String?, sourceRuleCount: Int) {
+        self.rules = rules
+        self.actionSlots = actionSlots
+        self.globalStylesheet = globalStylesheet
+        self.sourceRuleCount = sourceRuleCount
+    }
+}

@@ -1,0 +1,106 @@
+import ContentRuleModel
+public import ContentRuleURL
+import PCRE2Support
+
+/// Decides loads against several content rule lists, as WebKit's `ContentExtensionsBackend` does.
+///
+/// Lists are evaluated in the order given (WebKit iterates a hash map, so its order between lists is
+/// unspecified; we use insertion order, spec §4.11). Immutable and `Sendable`.
+public struct ContentBlocker: Sendable {
+    public var lists: [ContentRuleList]
+    /// Which lists may apply `redirect` and `modify-headers` to which URLs (none by default, as in WebKit).
+    public var activeActions: ActiveActionPolicy
+
+    public init(lists: [ContentRuleList], activeActions: ActiveActionPolicy = .none) {
+        self.lists = lists
+        self.activeActions = activeActions
+    }
+
+    /// Every list's actions for `load` and what they add up to (WebKit
+    /// `processContentRuleListsForLoad` + `applyResultsToRequest`, spec §4.10–§4.11).
+    ///
+    /// - Parameter requestHeaders: the request's headers before modification, in order (used only
+    ///   for the `requestHeaders` of the result when a `modify-headers` action applies).
+    /// - Complexity: the sum over lists of ``ContentRuleList/actions(for:)``.
+    public func results(for load: ResourceLoadInfo, requestHeaders: [(String, String)] = []) -> ContentRuleListResults {
+        let scratch = PCRE2Scratch()
+        var results = ContentRuleListResults(url: load.url)
+        var redirects: [(RedirectAction, ContentRuleList)] = []
+        var headerActions: [ModifyHeadersAction] = []
+        for list in lists {
+            let listActions = list.actions(for: load, scratch: scratch)
+            var result = ContentRuleListResults.ListResult(actions: listActions)
+            for action in listActions.actions {
+                switch action {
+                case .block:
+                    guard !results.redirected else { continue }
+                    results.blockedLoad = true
+                    result.blockedLoad = true
+                case .blockCookies:
+                    results.blockedCookies = true
+                    result.blockedCookies = true
+                case .makeHTTPS:
+                    if (load.url.scheme == "http" || load.url.scheme == "ws") && load.url.port == nil {
+                        results.madeHTTPS = true
+                        result.madeHTTPS = true
+                    }
+                case .notify(let notification):
+                    result.notifications.append(notification)
+                    results.notifications.append(notification)
+                case .cssDisplayNone(let selector):
+                    result.selectors.append(selector)
+                case .redirect(let redirect):
+                    guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else { continue }
+                    results.redirected = true
+                    result.redirected = true
+                    redirects.append((redirect, list))
+                case .modifyHeaders(let modify):
+                    guard activeActions.allows(list: list.identifier, url: load.url) else { continue }
+                    result.modifiedHeaders = true
+                    results.modifiedHeaders = true
+                    headerActions.append(modify)
+                case .ignorePreviousRules, .ignoreFollowingRules:
+                    continue
+                }
+            }
+            results.lists.append(result)
+        }
+        results.applyToRequest(load: load, redirects: redirects, headerActions: headerActions, headers: requestHeaders)
+        return results
+    }
+}
+
+/// The outcome of one load across all lists (WebKit `ContentRuleListResults`).
+public struct ContentRuleListResults: Sendable {
+    /// One list's outcome.
+    public struct ListResult: Sendable {
+        public var identifier: String { actions.identifier }
+        /// The list's actions after ignore rules, in WebKit's order.
+        public var actions: ContentRuleListActions
+        public var blockedLoad = false
+        public var blockedCookies = false
+        public var madeHTTPS = false
+        public var redirected = false
+        public var modifiedHeaders = false
+        public var notifications: [String] = []
+        /// Selectors of the css-display-none actions, one entry per action.
+        public var selectors: [String] = []
+        /// Whether this load attaches the list's global display-none stylesheet, and its selectors.
+        public var globalStylesheet: String? { actions.globalStylesheet }
+        public var sawIgnorePreviousRules: Bool { actions.sawIgnorePreviousRules }
+    }
+
+    public var lists: [ListResult] = []
+    public var blockedLoad = false
+    public var blockedCookies = false
+    public var madeHTTPS = false
+    public var redirected = false
+    public var modifiedHeaders = false
+    public var notifications: [String] = []
+    /// The URL the request finally goes to: upgraded by make-https, then rewritten by redirects.
+    public var requestURL: WebURL
+    /// The request headers after modify-headers actions (only when one applied), in order.
+    public var requestHeaders: [(String, String)]?
+
+    init(url: WebURL) { requestURL = url }
+}

@@ -1,0 +1,44 @@
+public import ContentRuleModel
+public import ContentRuleURL
+
+/// One load to decide: the request URL, the top URL, the frame URL, and how the load is classified.
+///
+/// Mirrors WebKit's `ResourceLoadInfo` (`Source/WebCore/loader/ResourceLoadInfo.h`, spec §4.1).
+/// URLs are WHATWG-canonical ``WebURL``s: url-filters see their serialization.
+public struct ResourceLoadInfo: Sendable, Hashable {
+    /// The URL being requested.
+    public var url: WebURL
+    /// The top URL (main document URL); `nil` when there is no top document (matched as the empty string).
+    public var mainDocumentURL: WebURL?
+    /// The URL of the document of the frame that initiates the load; `nil` is matched as the empty string.
+    public var frameURL: WebURL?
+    /// Exactly one resource type.
+    public var resourceType: ResourceType
+    public var loadContext: LoadContext
+    /// The method of the initiating document's request (spec §4.1), or `nil` for none/unknown.
+    public var requestMethod: RequestMethod?
+    /// First- or third-party: computed from the registrable domains (libpsl) unless given.
+    public var loadType: LoadType
+
+    /// - Parameters:
+    ///   - frameURL: defaults to `mainDocumentURL`.
+    ///   - loadType: an override; by default computed as WebKit does (`ResourceLoadInfo::isThirdParty`).
+    public init(
+        url: WebURL, mainDocumentURL: WebURL?, frameURL: WebURL? = nil, resourceType: ResourceType,
+        loadContext: LoadContext = .topFrame, requestMethod: RequestMethod? = nil, loadType: LoadType? = nil
+    ) {
+        self.url = url
+        self.mainDocumentURL = mainDocumentURL
+        self.frameURL = frameURL ?? mainDocumentURL
+        self.resourceType = resourceType
+        self.loadContext = loadContext
+        self.requestMethod = requestMethod
+        self.loadType =
+            loadType
+            ?? (RegistrableDomain.isThirdParty(resourceURL: url, mainDocumentURL: mainDocumentURL)
+                ? .thirdParty : .firstParty)
+    }
+
+    /// WebKit never evaluates `data:` URLs (spec §4.1).
+    public var isEvaluated: Bool { url.scheme != "data" }
+}
