@@ -1,0 +1,80 @@
+import ContentRuleCompiler
+import ContentRuleMatcher
+import ContentRuleModel
+import Foundation
+import TestSupport
+import Testing
+
+/// `conformance/field`: problems real users reported, answered by real WebKit (WebKitGTK oracle or
+/// source reading). Every unit (the entry and each non-control variant) compiles or fails with
+/// WebKit's message, and every request gives the expected blocked / blockedCookies / madeHTTPS,
+/// load type and hidden selectors.
+@Suite struct FieldConformanceTests {
+    static let files: [String] = {
+        let folder = TestData.conformance.appendingPathComponent("field")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix("B") && $0.hasSuffix(".json") }.sorted()
+    }()
+
+    @Test func dataIsPresent() { #expect(Self.files.count == 25) }
+
+    @Test(arguments: files)
+    func fieldCase(_ file: String) throws {
+        let entry = try #require(try TestData.json(TestData.conformance.appendingPathComponent("field/\(file)")) as? [String: Any])
+        var units: [[String: Any]] = [entry]
+        units += (entry["variants"] as? [[String: Any]] ?? []).filter { $0["control"] as? Bool != true }
+        for unit in units {
+            let name = "\(file) \(unit["name"] as? String ?? "main")"
+            var lists: [ContentRuleList] = []
+            var failedMessage: String?
+            for (identifier, text) in try Harness.ruleListTexts(unit, defaultIdentifier: "list") {
+                switch Harness.compile(text, identifier: identifier) {
+                case .success(let list): lists.append(list)
+                case .failure(let failure): failedMessage = failure.result.errors.first?.message
+                }
+            }
+            #expect(failedMessage == unit["expectCompileError"] as? String, "\(name): compile verdict")
+            if failedMessage != nil { lists = [] }  // a rejected list installs nothing
+            let blocker = ContentBlocker(lists: lists)
+            for request in unit["requests"] as? [[String: Any]] ?? [] {
+                try check(request, blocker: blocker, context: "\(name) \(request["url"] ?? "")")
+            }
+        }
+    }
+
+    func check(_ request: [String: Any], blocker: ContentBlocker, context: String) throws {
+        let load = try #require(Harness.load(request), "\(context): bad request")
+        if let loadType = request["loadType"] as? String {
+            #expect(load.loadType.rawValue == loadType, "\(context): load type")
+        }
+        let results = blocker.results(for: load)
+        let expected = (request["contentBlockerExpected"] ?? request["expected"]) as? [String: Any] ?? [:]
+        if let blocked = expected["blocked"] as? Bool { #expect(results.blockedLoad == blocked, "\(context): blocked") }
+        if let cookies = expected["blockedCookies"] as? Bool {
+            #expect(results.blockedCookies == cookies, "\(context): blockedCookies")
+        }
+        if let https = expected["madeHTTPS"] as? Bool { #expect(results.madeHTTPS == https, "\(context): madeHTTPS") }
+        if let hidden = expected["hiddenSelectors"] as? [String], let probed = request["selectors"] as? [String] {
+            let applied = appliedSelectors(for: load, blocker: blocker, results: results)
+            let actuallyHidden = probed.filter { applied.contains($0) }
+            #expect(Set(actuallyHidden) == Set(hidden), "\(context): hidden selectors")
+        }
+    }
+
+    /// Selectors hiding elements of the main document after its own load and this load: the css
+    /// actions and attached global stylesheets of both loads (a child-frame load styles its frame).
+    func appliedSelectors(for load: ResourceLoadInfo, blocker: ContentBlocker, results: ContentRuleListResults) -> Set<String> {
+        var selectors = Set<String>()
+        func add(_ results: ContentRuleListResults) {
+            for list in results.lists {
+                for selector in list.selectors { selectors.formUnion(selector.split(separator: ",").map(String.init)) }
+                if let sheet = list.globalStylesheet { selectors.formUnion(sheet.split(separator: ",").map(String.init)) }
+            }
+        }
+        if load.resourceType != .topDocument, let main = load.mainDocumentURL {
+            add(blocker.results(for: ResourceLoadInfo(url: main, mainDocumentURL: main, resourceType: .topDocument)))
+        }
+        if load.loadContext == .topFrame { add(results) }
+        return selectors
+    }
+}

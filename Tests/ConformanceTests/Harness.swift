@@ -1,0 +1,92 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+import ContentRuleMatcher
+import ContentRuleModel
+import ContentRuleURL
+import Foundation
+import TestSupport
+import Testing
+
+/// Shared machinery for running conformance cases: compile a case's rule list(s) through the
+/// binary format (so every case also checks the format round trip), and run its requests.
+struct CompileFailure: Error {
+    var result: RuleListCompiler.Result
+}
+
+enum Harness {
+    /// Compiles `text`, checks that encoding then decoding gives the same compiled list, and makes
+    /// a matcher list. Returns the compile result when compilation fails.
+    static func compile(
+        _ text: String, identifier: String, extensionBaseURL: WebURL? = nil
+    ) -> Result<ContentRuleList, CompileFailure> {
+        let result = RuleListCompiler.compile(json: Array(text.utf8))
+        guard let compiled = result.list else { return .failure(CompileFailure(result: result)) }
+        let decoded = try? BinaryRuleList.decode(BinaryRuleList.encode(compiled))
+        #expect(decoded == compiled, "binary round trip changed the compiled list of \(identifier)")
+        do {
+            return .success(try ContentRuleList(identifier: identifier, compiled: decoded ?? compiled, extensionBaseURL: extensionBaseURL))
+        } catch {
+            Issue.record(Comment(rawValue: "\(identifier): \(error)"))
+            return .failure(CompileFailure(result: result))
+        }
+    }
+
+    /// The lists of a case unit (`rules`/`rulesText`/`rulesGenerator`/`rulesGenerated` or `ruleLists`).
+    static func ruleListTexts(_ unit: [String: Any], defaultIdentifier: String) throws -> [(String, String)] {
+        if let lists = unit["ruleLists"] as? [[String: Any]] {
+            return try lists.enumerated().map { index, list in
+                let identifier = list["identifier"] as? String ?? "list\(index)"
+                return (identifier, try TestData.ruleListText(list) ?? "[]")
+            }
+        }
+        guard let text = try TestData.ruleListText(unit) else { return [] }
+        return [(unit["ruleListIdentifier"] as? String ?? defaultIdentifier, text)]
+    }
+
+    /// A request object of the conformance data as a load. `PORT` stands for a test-server port.
+    static func load(_ request: [String: Any]) -> ResourceLoadInfo? {
+        func url(_ key: String) -> String? { (request[key] as? String)?.replacingOccurrences(of: "PORT", with: "8000") }
+        guard let urlText = url("url"), let requestURL = WebURL(urlText) else { return nil }
+        let mainText = url("mainDocumentURL") ?? urlText
+        let main = mainText.isEmpty ? nil : WebURL(mainText)
+        var frame = main
+        if let frameText = url("frameURL") { frame = frameText.isEmpty ? nil : WebURL(frameText) }
+        let context = LoadContext(rawValue: request["loadContext"] as? String ?? "top-frame") ?? .topFrame
+        let typeName = request["resourceType"] as? String ?? "document"
+        guard let type = ResourceType(requestName: typeName, loadContext: context) else { return nil }
+        return ResourceLoadInfo(
+            url: requestURL, mainDocumentURL: main, frameURL: frame, resourceType: type, loadContext: context,
+            requestMethod: (request["requestMethod"] as? String).flatMap(RequestMethod.init(caseInsensitiveName:)))
+    }
+
+    /// Actions as `{type, selector?, notification?}` dictionaries for comparison with the data.
+    static func describe(_ action: Action) -> [String: String] {
+        var result = ["type": action.type.rawValue]
+        if case .cssDisplayNone(let selector) = action { result["selector"] = selector }
+        if case .notify(let notification) = action { result["notification"] = notification }
+        return result
+    }
+
+    /// Compares actual actions with `expectedActions` (types only, or payloads too for `exact`).
+    /// Several lists: WebKit's order between lists is a hash order, so the comparison is as multisets.
+    static func checkActions(
+        _ results: ContentRuleListResults, expected: [[String: Any]], exact: Bool, context: String
+    ) {
+        let actual = results.lists.flatMap { $0.actions.actions }.map(describe)
+        var expectedDescriptions = expected.map { item -> [String: String] in
+            var description = ["type": item["type"] as? String ?? ""]
+            if exact {
+                if let selector = item["selector"] as? String { description["selector"] = selector }
+                if let notification = item["notification"] as? String { description["notification"] = notification }
+            }
+            return description
+        }
+        var actualDescriptions = actual.map { exact ? $0 : ["type": $0["type"]!] }
+        if results.lists.count > 1 {
+            let key = { (item: [String: String]) in item.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
+            expectedDescriptions.sort { key($0) < key($1) }
+            actualDescriptions.sort { key($0) < key($1) }
+        }
+        #expect(actualDescriptions == expectedDescriptions, "\(context)")
+    }
+}
