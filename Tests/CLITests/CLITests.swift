@@ -1,0 +1,165 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// End-to-end tests of the `content-blocker` executable: standard output, standard error, exit status.
+@Suite struct CLITests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // On Linux the test binary sits next to the products; on other layouts walk up a level.
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("content-blocker")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return TestData.repositoryRoot.appendingPathComponent(".build/debug/content-blocker")
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cb-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test(arguments: [["--help"], ["check", "--help"], ["compile", "--help"], ["match", "--help"], ["inspect", "-h"]])
+    func help(_ arguments: [String]) throws {
+        let run = try Self.run(arguments)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("USAGE: content-blocker"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let unknown = try Self.run(["chek"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown command 'chek'"))
+        let option = try Self.run(["check", "--jsn", "x.json"])
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("Did you mean '--json'?"))
+        let missing = try Self.run(["check", "/nonexistent/list.json"])
+        #expect(missing.status == 2)
+    }
+
+    @Test func checkReportsEveryErrorWithWebKitsFirst() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = """
+            [{"trigger":{"url-filter":"ok"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"a|b"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"x","if-domain":["Example.com"]},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"y"},"action":{"type":"nope"}}]
+            """
+        let path = try Self.write(list, "bad.json", in: directory)
+        let run = try Self.run(["check", path])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        // WebKit reports parse errors before regex errors (spec §2.2): rule 2 first, then rule 3, then rule 1.
+        #expect(lines.count == 3)
+        #expect(
+            lines.first
+                == "\(path): rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
+        )
+        #expect(lines.dropFirst().first == "\(path): rule 3: action.type: Invalid action type.")
+        #expect(lines.last?.hasPrefix("\(path): rule 1: trigger.url-filter: Invalid or unsupported regular expression.") == true)
+        #expect(run.stdout == "\(path): invalid (3 errors)\n")
+    }
+
+    @Test func checkJSONAndStandardInput() throws {
+        let run = try Self.run(["check", "--json", "-"], stdin: "[]")
+        #expect(run.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["error"] as? String == "JSONContainsNoRules")
+        #expect(diagnostics.first?["message"] as? String == "Empty extension.")
+    }
+
+    @Test func compileInvalidWritesNothingAndKeepsOldOutput() throws {
+        let directory = try Self.temporaryDirectory()
+        let bad = try Self.write(#"[{"trigger":{"url-filter":"a{2}"},"action":{"type":"block"}}]"#, "bad.json", in: directory)
+        let output = directory.appendingPathComponent("out.cbrl").path
+        let first = try Self.run(["compile", bad, "-o", output])
+        #expect(first.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: output))
+        _ = try Self.run(["compile", bad, "-o", output])
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func compiledAndJSONListsAnswerAlike() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easylist.json").path
+        let output = directory.appendingPathComponent("easylist.cbrl").path
+        let compile = try Self.run(["compile", list, "-o", output])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let inspect = try Self.run(["inspect", "--json", output])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.contains("\"sourceRules\":10136"))
+        let requests = TestData.repositoryRoot.appendingPathComponent("rules/sample-requests.jsonl").path
+        let fromJSON = try Self.run(["match", list, "--requests", requests])
+        let fromBinary = try Self.run(["match", output, "--requests", requests])
+        #expect(fromJSON.status == 0)
+        #expect(fromJSON.stdout == fromBinary.stdout)
+        let lines = fromBinary.stdout.split(separator: "\n")
+        #expect(lines.count == 13)
+        #expect(lines.last?.hasPrefix(#"{"error":"#) == true)
+    }
+
+    @Test func matchOneRequestFromFlags() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(
+            """
+            [{"trigger":{"url-filter":"^https?://([^/]+\\\\.)?tracker\\\\.test[/:]","load-type":["third-party"]},"action":{"type":"block"}},
+             {"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".ad"}},
+             {"trigger":{"url-filter":"upgrade"},"action":{"type":"make-https"}}]
+            """, "demo.json", in: directory)
+        let blocked = try Self.run([
+            "match", list, "--url", "https://cdn.tracker.test/t.js", "--top-url", "https://news.example/", "--type", "script",
+        ])
+        #expect(blocked.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(blocked.stdout.utf8)) as? [String: Any])
+        #expect(object["blockedLoad"] as? Bool == true)
+        #expect(object["loadType"] as? String == "third-party")
+        let lists = try #require(object["lists"] as? [[String: Any]])
+        #expect(lists.first?["list"] as? String == "demo")
+        #expect(lists.first?["globalStylesheet"] as? String == ".ad")
+        let firstParty = try Self.run(["match", list, "--url", "https://tracker.test/", "--type", "document"])
+        #expect(firstParty.stdout.contains(#""blockedLoad":false"#))
+        let upgraded = try Self.run(["match", list, "--url", "http://site.test/upgrade"])
+        #expect(upgraded.stdout.contains(#""madeHTTPS":true"#))
+        #expect(upgraded.stdout.contains(#""requestURL":"https://site.test/upgrade""#))
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderCLITests() { #expect(Bool(true)) }
