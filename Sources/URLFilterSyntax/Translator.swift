@@ -23,7 +23,9 @@ struct Translator {
             case node(Int)
             case text(String)
         }
-        var out = tree.isAnchoredAtStart ? #"\A"# : ""
+        // Case-insensitive: every set is already closed under ASCII case folding, so `(?i)` changes no
+        // set; it lets a letter and its other case be written as the bare letter (smaller, faster code).
+        var out = (caseSensitive ? "" : "(?i)") + (tree.isAnchoredAtStart ? #"\A"# : "")
         var stack: [Piece] = searchTerms.reversed().map { .node($0) }
         while let piece = stack.popLast() {
             switch piece {
@@ -33,7 +35,7 @@ struct Translator {
                 let node = tree.nodes[index]
                 switch node.atom {
                 case .characterSet(let set):
-                    let (text, isSingleAtom) = Self.setSource(set)
+                    let (text, isSingleAtom) = Self.setSource(set, caseSensitive: caseSensitive)
                     if node.quantifier == .one || isSingleAtom {
                         out += text + node.quantifier.suffix
                     } else {
@@ -55,12 +57,14 @@ struct Translator {
     }
 
     /// PCRE2 text for one character set and whether it is a single quantifiable atom.
-    static func setSource(_ set: URLFilterCharacterSet) -> (String, Bool) {
+    static func setSource(_ set: URLFilterCharacterSet, caseSensitive: Bool) -> (String, Bool) {
         let characters = set.matchedCharacters
         let body: String
         switch characters.count {
         case 0: body = "(?!)"
         case 1: body = escape(characters[0])
+        case 2 where !caseSensitive && URLFilterCharacterSet.otherCase(characters[0]) == characters[1]:
+            body = escape(characters[1])
         default: body = classSource(characters)
         }
         if set.matchesEndOfInput {

@@ -111,8 +111,12 @@ public struct URLFilterParseResult: Sendable, Hashable {
     public var isAnchoredAtStart: Bool = false
     /// PCRE2 source with WebKit's semantics; nil unless `status == .ok`.
     ///
-    /// Self-contained: compile it with **no** options (no `PCRE2_CASELESS`, no `PCRE2_DOTALL`); case
-    /// folding is already expanded into classes, `^` is `\A`, `$`/`\0` are `\z`, every literal is escaped.
+    /// Self-contained: compile it with **no** options (no `PCRE2_CASELESS`, no `PCRE2_DOTALL`). A
+    /// case-insensitive pattern starts with `(?i)` and its classes are already closed under ASCII case
+    /// folding (so `[A-z]` keeps WebKit's meaning); `^` is `\A`, `$`/`\0` are `\z`, `.` is
+    /// `[\x{01}-\x{7f}]`, every non-alphanumeric literal is written `\x{hh}`, groups are non-capturing.
+    /// A pattern of more than about 30,000 literal terms can exceed PCRE2's compiled-size limit
+    /// (error 120); `plainLiteral` / `requiredLiteral` still describe such patterns.
     /// Search it (unanchored match) in the serialized URL's bytes; a search hit is a WebKit match.
     public var pcre2Pattern: String?
     /// A literal every matching URL contains (lower-cased when case-insensitive), the longest found on
