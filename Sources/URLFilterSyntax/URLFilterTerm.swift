@@ -129,8 +129,8 @@ public struct URLFilterTerm: Sendable, Hashable {
 /// built, walked and freed without recursion). `topLevel` lists the terms of the whole pattern in
 /// order; group terms list their children by index.
 public struct URLFilterTermTree: Sendable, Hashable {
-  /// All terms; children of a group always have smaller indices than the group... except the
-  /// canonical `.*` terms appended by normalization (top level only).
+  /// All terms built while parsing (a group is stored after its children; the canonical `.*` that
+  /// normalization inserts is one extra term). Only terms reachable from `topLevel` matter.
   public var nodes: [URLFilterTerm]
   /// The top-level sequence, after WebKit's normalization (spec §3.4).
   public var topLevel: [Int]
