@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderURLFilterSyntaxTests() { #expect(Bool(true)) }
