@@ -108,7 +108,11 @@ public enum RuleListCompiler {
             return .success(CompiledPattern(source: source, pcre2Pattern: nil, caseSensitive: caseSensitive))
         case .ok:
             guard let pcre2 = parsed.pcre2Pattern else { return .failure(PatternFailure(status: parsed.status)) }
-            return .success(CompiledPattern(source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive))
+            let literal = parsed.plainLiteral.map {
+                LiteralPattern(text: $0.literal, anchoredAtStart: $0.anchoredAtStart, anchoredAtEnd: $0.anchoredAtEnd)
+            }
+            return .success(
+                CompiledPattern(source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive, literal: literal))
         default:
             return .failure(PatternFailure(status: parsed.status))
         }

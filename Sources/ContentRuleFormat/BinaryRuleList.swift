@@ -101,6 +101,12 @@ extension ByteWriter {
         string(pattern.source)
         optionalString(pattern.pcre2Pattern)
         bool(pattern.caseSensitive)
+        bool(pattern.literal != nil)
+        if let literal = pattern.literal {
+            string(literal.text)
+            bool(literal.anchoredAtStart)
+            bool(literal.anchoredAtEnd)
+        }
     }
 
     mutating func encode(_ rule: CompiledRule) {
@@ -148,7 +154,11 @@ extension ByteReader {
     }
 
     mutating func decodePattern() throws(BinaryRuleListError) -> CompiledPattern {
-        CompiledPattern(source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
+        var pattern = CompiledPattern(source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
+        if try bool() {
+            pattern.literal = LiteralPattern(text: try string(), anchoredAtStart: try bool(), anchoredAtEnd: try bool())
+        }
+        return pattern
     }
 
     mutating func decodeRule() throws(BinaryRuleListError) -> CompiledRule {
@@ -168,7 +178,7 @@ extension ByteReader {
         let kind = try enumValue(TriggerCondition.Kind.allCases, what: "condition kind")
         var condition: CompiledCondition?
         if let kind {
-            let patternCount = try count(minimumElementSize: 10)
+            let patternCount = try count(minimumElementSize: 11)
             var patterns: [CompiledPattern] = []
             patterns.reserveCapacity(patternCount)
             for _ in 0..<patternCount { patterns.append(try decodePattern()) }

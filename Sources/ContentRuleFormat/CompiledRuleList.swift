@@ -9,14 +9,30 @@ public struct CompiledPattern: Sendable, Hashable {
     /// PCRE2 source with WebKit's semantics (see URLFilterSyntax), or `nil` for "matches everything".
     public var pcre2Pattern: String?
     public var caseSensitive: Bool
+    /// When the whole pattern is a literal: the literal (lower-cased unless case-sensitive) and its
+    /// anchors. The matcher then needs no PCRE2 call.
+    public var literal: LiteralPattern?
 
-    public init(source: String, pcre2Pattern: String?, caseSensitive: Bool) {
+    public init(source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil) {
         self.source = source
         self.pcre2Pattern = pcre2Pattern
         self.caseSensitive = caseSensitive
+        self.literal = literal
     }
 
     public var matchesEverything: Bool { pcre2Pattern == nil }
+}
+
+/// A pattern that is a plain string, possibly anchored at the start (`^`) or end (`$`) of the URL.
+public struct LiteralPattern: Sendable, Hashable {
+    public var text: String
+    public var anchoredAtStart: Bool
+    public var anchoredAtEnd: Bool
+    public init(text: String, anchoredAtStart: Bool, anchoredAtEnd: Bool) {
+        self.text = text
+        self.anchoredAtStart = anchoredAtStart
+        self.anchoredAtEnd = anchoredAtEnd
+    }
 }
 
 /// A rule's condition after compilation: its kind and one compiled pattern per value.

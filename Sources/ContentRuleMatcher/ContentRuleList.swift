@@ -68,26 +68,75 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A pattern with its PCRE2 code; `regex == nil` matches everything.
+/// A pattern ready to match: a literal search, a PCRE2 regex, or "matches everything".
 struct PreparedPattern: Sendable {
-    let regex: PCRE2Regex?
+    enum Kind: Sendable {
+        case everything
+        case literal(LiteralMatcher)
+        case regex(PCRE2Regex)
+    }
+    let kind: Kind
 
+    /// Literal patterns need no PCRE2 code (and some, like a 100,000-character literal, exceed
+    /// PCRE2's pattern size limit); others are compiled as URLFilterSyntax emitted them, with no
+    /// options (case folding is inside the pattern).
     init(_ pattern: CompiledPattern, rule: UInt32) throws(ContentRuleListLoadError) {
-        guard let source = pattern.pcre2Pattern else {
-            regex = nil
-            return
-        }
-        var options: PCRE2Options = [.dotAll]
-        if !pattern.caseSensitive { options.insert(.caseless) }
-        do {
-            regex = try PCRE2Regex(source, options: options)
-        } catch {
-            throw .pattern(rule: rule, pattern: pattern.source, error: error.description)
+        if pattern.matchesEverything {
+            kind = .everything
+        } else if let literal = pattern.literal {
+            kind = .literal(LiteralMatcher(literal, caseSensitive: pattern.caseSensitive))
+        } else {
+            do {
+                kind = .regex(try PCRE2Regex(pattern.pcre2Pattern ?? "", options: []))
+            } catch {
+                throw .pattern(rule: rule, pattern: pattern.source, error: error.description)
+            }
         }
     }
 
     func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> Bool {
-        guard let regex else { return true }
-        return regex.matches(subject, scratch: scratch)
+        switch kind {
+        case .everything: return true
+        case .literal(let literal): return literal.matches(subject)
+        case .regex(let regex): return regex.matches(subject, scratch: scratch)
+        }
+    }
+}
+
+/// Substring search for a literal url-filter, ASCII case-insensitive unless case-sensitive.
+struct LiteralMatcher: Sendable {
+    let bytes: [UInt8]
+    let caseSensitive: Bool
+    let anchoredAtStart: Bool
+    let anchoredAtEnd: Bool
+
+    init(_ literal: LiteralPattern, caseSensitive: Bool) {
+        bytes = Array(caseSensitive ? literal.text.utf8 : literal.text.lowercased().utf8)
+        self.caseSensitive = caseSensitive
+        anchoredAtStart = literal.anchoredAtStart
+        anchoredAtEnd = literal.anchoredAtEnd
+    }
+
+    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count <= subject.count else { return false }
+        if anchoredAtStart && anchoredAtEnd { return count == subject.count && equal(subject, at: 0) }
+        if anchoredAtStart { return equal(subject, at: 0) }
+        if anchoredAtEnd { return equal(subject, at: subject.count - count) }
+        var start = 0
+        while start + count <= subject.count {
+            if equal(subject, at: start) { return true }
+            start += 1
+        }
+        return false
+    }
+
+    private func equal(_ subject: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        for index in 0..<bytes.count {
+            var byte = subject[start + index]
+            if !caseSensitive && byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            if byte != bytes[index] { return false }
+        }
+        return true
     }
 }
