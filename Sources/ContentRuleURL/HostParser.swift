@@ -101,14 +101,20 @@ enum HostParser {
         let status = idn2_to_ascii_8z(cString, &output, flags)
         guard status == Int32(IDN2_OK.rawValue), let output else {
             if let output { free(output) }
+            // IDNA2008 disallows symbols that UTS #46 (and so the URL Standard) accepts.
+            if status == Int32(IDN2_DISALLOWED.rawValue) || status == Int32(IDN2_2HYPHEN.rawValue) || status == Int32(IDN2_HYPHEN_STARTEND.rawValue)
+                || status == Int32(IDN2_NOT_NFC.rawValue) || status == Int32(IDN2_PUNYCODE_BIG_OUTPUT.rawValue)
+                || status == Int32(IDN2_TOO_BIG_LABEL.rawValue) || status == Int32(IDN2_TOO_BIG_DOMAIN.rawValue)
+            {
+                return Punycode.fallbackLabelToASCII(String(decoding: label, as: UTF8.self))
+            }
             return nil
         }
         defer { free(output) }
         let converted = Array(UnsafeBufferPointer(start: output, count: strlen(output))).map {
             ASCII.lower(UInt8(bitPattern: $0))
         }
-        // A label that maps to several labels (e.g. through U+2488 → "1.") is kept as is.
-        return converted.isEmpty ? nil : converted
+        return converted
     }
 
     /// "ends in a number".
