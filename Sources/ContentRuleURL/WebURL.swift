@@ -24,6 +24,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         self.serialization = record.serialize()
     }
 
+    init(record: URLRecord, serialization: String) {
+        self.record = record
+        self.serialization = serialization
+    }
+
     /// Parses an absolute URL.
     ///
     /// - Parameter string: any text; it is parsed as UTF-8.
@@ -36,6 +41,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
+        if let record = URLRecord.parseCanonical(string) {
+            self.init(record: record, serialization: string)
+            return
+        }
         var record = URLRecord()
         guard URLParser.parse(string, base: nil, url: &record, stateOverride: nil) == .done else { return nil }
         self.init(record: record)

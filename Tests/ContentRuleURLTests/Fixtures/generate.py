@@ -76,6 +76,13 @@ PARSE_CASES = [
     "sc://\u001f/", "sc://\u007f/", "sc://ü/", "http://-ä-.com/", "http://ab--ä.com/", "http://" + "ä" * 70 + ".com/",
     "http://a\u200db.com/", "http://\u0301a.com/", "http://\u0661a.com/", "http://ÄÖÜ.de/", "http://☃-⌘.com/",
     "http://\u2028.com/", "http://\ue000.com/", "http://a\ufe0fb.com/", "http://ü.☃.com/",
+    # canonical-looking inputs (the parser's fast path must agree with the full parser)
+    "http://./", "http://../", "http://a.1b/", "http://a.b1/", "https://a-b.c-d.example:8443/x/y?q=1#f",
+    "https://example.com:443/", "https://example.com:0443/", "https://example.com:99999/", "http://a.com?x",
+    "http://a.com#x", "http://a.com/.", "http://a.com/./x", "http://a.com/x/..", "http://a.com/.x/..x/x.",
+    "http://a.com/%2E/x", "http://a.com/x?%2e", "http://a.com/x?'", "http://a.com/x#`", "http://a.com/x#'",
+    "http://a.com/x?a#b#c", "http://a.com/x|y;z", "ws://a.com:80/", "wss://a.com/x?y", "http://xn--a.com/",
+    "http://a.com/x%", "http://a.com/%41", "http://a.com//x//", "http://a.com/x?", "http://a.com/x#",
     # opaque paths and non-special schemes
     "about:blank", "about:srcdoc", "ABOUT:BLANK", "about:blank#x", "about:blank?q", "about:Blank",
     "blob:https://example.com/1234", "blob:https://Example.com/uuid-ä", "blob:null/1",
