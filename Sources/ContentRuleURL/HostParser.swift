@@ -102,7 +102,8 @@ enum HostParser {
         guard status == Int32(IDN2_OK.rawValue), let output else {
             if let output { free(output) }
             // IDNA2008 disallows symbols that UTS #46 (and so the URL Standard) accepts.
-            if status == Int32(IDN2_DISALLOWED.rawValue) || status == Int32(IDN2_2HYPHEN.rawValue) || status == Int32(IDN2_HYPHEN_STARTEND.rawValue)
+            if status == Int32(IDN2_DISALLOWED.rawValue) || status == Int32(IDN2_2HYPHEN.rawValue)
+                || status == Int32(IDN2_HYPHEN_STARTEND.rawValue)
                 || status == Int32(IDN2_NOT_NFC.rawValue) || status == Int32(IDN2_PUNYCODE_BIG_OUTPUT.rawValue)
                 || status == Int32(IDN2_TOO_BIG_LABEL.rawValue) || status == Int32(IDN2_TOO_BIG_DOMAIN.rawValue)
             {

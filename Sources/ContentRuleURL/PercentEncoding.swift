@@ -54,7 +54,8 @@ enum PercentEncoding {
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let c = bytes[i]
-            if c == UInt8(ascii: "%") && i + 2 < bytes.endIndex && ASCII.isHexDigit(bytes[i + 1]) && ASCII.isHexDigit(bytes[i + 2])
+            if c == UInt8(ascii: "%") && i + 2 < bytes.endIndex && ASCII.isHexDigit(bytes[i + 1])
+                && ASCII.isHexDigit(bytes[i + 2])
             {
                 output.append(ASCII.hexValue(bytes[i + 1]) << 4 | ASCII.hexValue(bytes[i + 2]))
                 i += 3

@@ -27,7 +27,7 @@ struct URLParser {
     private var insideBrackets = false
     private var passwordTokenSeen = false
 
-    private static let EOF = -1
+    private static let endOfInput = -1
 
     /// Runs the basic URL parser. Without `stateOverride` this starts with a fresh record; with one it
     /// modifies `url` in place (the caller must discard it on `.failure`).
@@ -57,7 +57,7 @@ struct URLParser {
     }
 
     @inline(__always) private func byte(at index: Int) -> Int {
-        index >= 0 && index < input.count ? Int(input[index]) : URLParser.EOF
+        index >= 0 && index < input.count ? Int(input[index]) : URLParser.endOfInput
     }
 
     /// "remaining starts with `c`".
@@ -97,14 +97,16 @@ struct URLParser {
 
     private mutating func run(_ url: inout URLRecord) -> URLParseOutcome {
         var state = stateOverride ?? .schemeStart
-        let slash = Int(UInt8(ascii: "/")), backslash = Int(UInt8(ascii: "\\"))
-        let question = Int(UInt8(ascii: "?")), hash = Int(UInt8(ascii: "#"))
-        let EOF = URLParser.EOF
+        let slash = Int(UInt8(ascii: "/"))
+        let backslash = Int(UInt8(ascii: "\\"))
+        let question = Int(UInt8(ascii: "?"))
+        let hash = Int(UInt8(ascii: "#"))
+        let eof = URLParser.endOfInput
         while true {
             let c = byte(at: pointer)
             switch state {
             case .schemeStart:
-                if c != EOF && ASCII.isAlpha(UInt8(c)) {
+                if c != eof && ASCII.isAlpha(UInt8(c)) {
                     buffer.append(ASCII.lower(UInt8(c)))
                     state = .scheme
                 } else if stateOverride == nil {
@@ -114,7 +116,7 @@ struct URLParser {
                     return .failure
                 }
             case .scheme:
-                if c != EOF
+                if c != eof
                     && (ASCII.isAlphanumeric(UInt8(c)) || c == 0x2B || c == 0x2D || c == 0x2E)
                 {
                     buffer.append(ASCII.lower(UInt8(c)))
@@ -200,7 +202,7 @@ struct URLParser {
                     } else if c == hash {
                         url.fragment = ""
                         state = .fragment
-                    } else if c != EOF {
+                    } else if c != eof {
                         url.query = nil
                         url.shortenPath()
                         state = .path
@@ -254,7 +256,7 @@ struct URLParser {
                     url.username = String(decoding: username, as: UTF8.self)
                     url.password = String(decoding: password, as: UTF8.self)
                     buffer.removeAll()
-                } else if c == EOF || c == slash || c == question || c == hash || (url.isSpecial && c == backslash) {
+                } else if c == eof || c == slash || c == question || c == hash || (url.isSpecial && c == backslash) {
                     if atSignSeen && buffer.isEmpty { return .failure }
                     pointer -= buffer.count + 1
                     buffer.removeAll()
@@ -273,7 +275,7 @@ struct URLParser {
                     url.host = host
                     buffer.removeAll()
                     state = .port
-                } else if c == EOF || c == slash || c == question || c == hash || (url.isSpecial && c == backslash) {
+                } else if c == eof || c == slash || c == question || c == hash || (url.isSpecial && c == backslash) {
                     pointer -= 1
                     if url.isSpecial && buffer.isEmpty { return .failure }
                     if stateOverride != nil && buffer.isEmpty && (url.includesCredentials || url.port != nil) {
@@ -290,9 +292,9 @@ struct URLParser {
                     buffer.append(UInt8(c))
                 }
             case .port:
-                if c != EOF && ASCII.isDigit(UInt8(c)) {
+                if c != eof && ASCII.isDigit(UInt8(c)) {
                     buffer.append(UInt8(c))
-                } else if c == EOF || c == slash || c == question || c == hash || (url.isSpecial && c == backslash)
+                } else if c == eof || c == slash || c == question || c == hash || (url.isSpecial && c == backslash)
                     || stateOverride != nil
                 {
                     if !buffer.isEmpty {
@@ -327,7 +329,7 @@ struct URLParser {
                     } else if c == hash {
                         url.fragment = ""
                         state = .fragment
-                    } else if c != EOF {
+                    } else if c != eof {
                         url.query = nil
                         if !startsWithWindowsDriveLetter(at: pointer) {
                             url.shortenPath()
@@ -357,7 +359,7 @@ struct URLParser {
                     pointer -= 1
                 }
             case .fileHost:
-                if c == EOF || c == slash || c == backslash || c == question || c == hash {
+                if c == eof || c == slash || c == backslash || c == question || c == hash {
                     pointer -= 1
                     if stateOverride == nil && URLParser.isWindowsDriveLetter(buffer) {
                         state = .path
@@ -388,14 +390,14 @@ struct URLParser {
                 } else if stateOverride == nil && c == hash {
                     url.fragment = ""
                     state = .fragment
-                } else if c != EOF {
+                } else if c != eof {
                     state = .path
                     if c != slash { pointer -= 1 }
                 } else if stateOverride != nil && url.host == nil {
                     url.appendPathSegment("")
                 }
             case .path:
-                if c == EOF || c == slash || (url.isSpecial && c == backslash)
+                if c == eof || c == slash || (url.isSpecial && c == backslash)
                     || (stateOverride == nil && (c == question || c == hash))
                 {
                     let isSlash = c == slash || (url.isSpecial && c == backslash)
@@ -436,10 +438,10 @@ struct URLParser {
                     } else {
                         buffer.append(0x20)
                     }
-                } else if c != EOF {
+                } else if c != eof {
                     PercentEncoding.append(UInt8(c), to: &buffer, set: .c0Control)
                 }
-                if c == EOF || state != .opaquePath {
+                if c == eof || state != .opaquePath {
                     if case .opaque(let existing) = url.path {
                         url.path = .opaque(existing + String(decoding: buffer, as: UTF8.self))
                     } else {
@@ -448,7 +450,7 @@ struct URLParser {
                     buffer.removeAll()
                 }
             case .query:
-                if (stateOverride == nil && c == hash) || c == EOF {
+                if (stateOverride == nil && c == hash) || c == eof {
                     let set: PercentEncodeSet = url.isSpecial ? .specialQuery : .query
                     var encoded = Array((url.query ?? "").utf8)
                     for b in buffer { PercentEncoding.append(b, to: &encoded, set: set) }
@@ -462,7 +464,7 @@ struct URLParser {
                     buffer.append(UInt8(c))
                 }
             case .fragment:
-                if c != EOF {
+                if c != eof {
                     PercentEncoding.append(UInt8(c), to: &buffer, set: .fragment)
                 } else {
                     url.fragment = (url.fragment ?? "") + String(decoding: buffer, as: UTF8.self)

@@ -1,5 +1,6 @@
-@testable import ContentRuleURL
 import Testing
+
+@testable import ContentRuleURL
 
 /// The canonical-URL fast path must agree with the full state machine wherever it answers.
 struct FastPathTests {

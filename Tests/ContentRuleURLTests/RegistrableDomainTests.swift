@@ -41,31 +41,32 @@ struct RegistrableDomainTests {
     }
 
     /// (resource URL, top URL or nil, third-party?) from spec §4.3 and §7 items 34–36.
-    @Test(arguments: [
-        ("https://cdn.example.co.uk/x.js", "https://www.example.co.uk/", false),
-        ("https://example.co.uk.evil.net/x.js", "https://www.example.co.uk/", true),
-        ("blob:https://example.com/1234", "https://example.com/", true),
-        ("https://bob.github.io/", "https://alice.github.io/", true),
-        ("https://alice.github.io/x", "https://alice.github.io/", false),
-        ("https://b.example.com:8443/", "http://a.example.com/", false),
-        ("http://webkit.org", "http://webkit.org", false),
-        ("http://webkit.org", "http://not_webkit.org/", true),
-        ("https://x.com/", nil, true),
-        ("blob:https://example.com/1234", nil, false),
-        ("file:///a", nil, false),
-        ("https://x.com/", "about:blank", true),
-        ("file:///a", "about:blank", false),
-        ("blob:https://example.com/1234", "about:blank", false),
-        ("https://x.com/", "data:text/html,x", true),
-        ("http://localhost:8000/x", "http://localhost:8000/", false),
-        ("http://sub.localhost/x", "http://localhost/", false),
-        ("http://127.0.0.1:8000/x", "http://localhost:8000/", true),
-        ("http://127.0.0.1/", "http://127.0.0.1:8000/", false),
-        ("http://[::1]/", "http://[::1]:8000/", false),
-        ("https://example.com.evil.test/", "https://example.com/", true),
-        ("https://notexample.com/", "https://example.com/", true),
-        ("https://WWW.EXAMPLE.COM/", "https://example.com/", false),
-    ] as [(String, String?, Bool)])
+    @Test(
+        arguments: [
+            ("https://cdn.example.co.uk/x.js", "https://www.example.co.uk/", false),
+            ("https://example.co.uk.evil.net/x.js", "https://www.example.co.uk/", true),
+            ("blob:https://example.com/1234", "https://example.com/", true),
+            ("https://bob.github.io/", "https://alice.github.io/", true),
+            ("https://alice.github.io/x", "https://alice.github.io/", false),
+            ("https://b.example.com:8443/", "http://a.example.com/", false),
+            ("http://webkit.org", "http://webkit.org", false),
+            ("http://webkit.org", "http://not_webkit.org/", true),
+            ("https://x.com/", nil, true),
+            ("blob:https://example.com/1234", nil, false),
+            ("file:///a", nil, false),
+            ("https://x.com/", "about:blank", true),
+            ("file:///a", "about:blank", false),
+            ("blob:https://example.com/1234", "about:blank", false),
+            ("https://x.com/", "data:text/html,x", true),
+            ("http://localhost:8000/x", "http://localhost:8000/", false),
+            ("http://sub.localhost/x", "http://localhost/", false),
+            ("http://127.0.0.1:8000/x", "http://localhost:8000/", true),
+            ("http://127.0.0.1/", "http://127.0.0.1:8000/", false),
+            ("http://[::1]/", "http://[::1]:8000/", false),
+            ("https://example.com.evil.test/", "https://example.com/", true),
+            ("https://notexample.com/", "https://example.com/", true),
+            ("https://WWW.EXAMPLE.COM/", "https://example.com/", false),
+        ] as [(String, String?, Bool)])
     func thirdParty(_ resource: String, _ top: String?, _ expected: Bool) throws {
         let resourceURL = try #require(WebURL(resource))
         let topURL = top.flatMap { WebURL($0) }
@@ -91,8 +92,11 @@ struct RegistrableDomainTests {
                 requests += variant["requests"] as? [[String: Any]] ?? []
             }
             for request in requests {
-                guard let loadType = request["loadType"] as? String, let url = request["url"] as? String else { continue }
-                let resource = try #require(WebURL(url.replacingOccurrences(of: "PORT", with: "8000")), "\(file) \(url)")
+                guard let loadType = request["loadType"] as? String, let url = request["url"] as? String else {
+                    continue
+                }
+                let resource = try #require(
+                    WebURL(url.replacingOccurrences(of: "PORT", with: "8000")), "\(file) \(url)")
                 let top = (request["mainDocumentURL"] as? String).flatMap {
                     WebURL($0.replacingOccurrences(of: "PORT", with: "8000"))
                 }
