@@ -4,21 +4,21 @@ internal import CLibPSL
 /// The loaded Public Suffix List. libpsl contexts are immutable after loading, so lookups from
 /// several threads are safe.
 private final class PublicSuffixList: @unchecked Sendable {
-    let context: OpaquePointer
+    /// nil only when libpsl has neither a readable distribution file nor built-in data.
+    let context: OpaquePointer?
 
     init() {
-        // psl_latest(NULL) picks the newest of the distribution file (/usr/share/publicsuffix) and the
-        // built-in list; it returns NULL only when neither is usable.
-        if let latest = psl_latest(nil) {
-            context = latest
-        } else {
-            context = psl_builtin()
-        }
+        // psl_latest(NULL) picks the newer of the distribution file (psl_dist_filename(), here
+        // /usr/share/publicsuffix/public_suffix_list.dafsa) and the built-in list; it returns NULL only
+        // when neither is usable, and then psl_builtin() (possibly NULL as well) is the last resort.
+        let latest: OpaquePointer? = psl_latest(nil)
+        context = latest ?? psl_builtin()
     }
 
     /// eTLD+1 of a lower-case ASCII host, or nil when the host is itself a public suffix.
     func registrableDomain(of host: String) -> String? {
-        host.withCString { pointer -> String? in
+        guard let context else { return nil }
+        return host.withCString { pointer -> String? in
             guard let result = psl_registrable_domain(context, pointer) else { return nil }
             return String(cString: result)
         }
