@@ -1,0 +1,86 @@
+// Punycode (RFC 3492) encoding and the fallback for labels libidn2's IDNA2008 rules reject.
+
+enum Punycode {
+    private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
+    private static let initialBias = 72, initialN = 0x80
+
+    private static func adapt(_ delta: Int, _ numPoints: Int, _ firstTime: Bool) -> Int {
+        var delta = firstTime ? delta / damp : delta / 2
+        delta += delta / numPoints
+        var k = 0
+        while delta > ((base - tMin) * tMax) / 2 {
+            delta /= base - tMin
+            k += base
+        }
+        return k + (base - tMin + 1) * delta / (delta + skew)
+    }
+
+    private static func digit(_ d: Int) -> UInt8 { d < 26 ? UInt8(d) + 0x61 : UInt8(d - 26) + 0x30 }
+
+    /// Encodes code points as Punycode (without the `xn--` prefix); nil on overflow.
+    static func encode(_ input: [UInt32]) -> [UInt8]? {
+        var output: [UInt8] = input.filter { $0 < 0x80 }.map { UInt8($0) }
+        let basicCount = output.count
+        var handled = basicCount
+        if basicCount > 0 { output.append(UInt8(ascii: "-")) }
+        var n = initialN
+        var delta = 0
+        var bias = initialBias
+        while handled < input.count {
+            guard let m = input.map({ Int($0) }).filter({ $0 >= n }).min() else { return nil }
+            let (product, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
+            if overflow { return nil }
+            delta += product
+            n = m
+            for c in input.map({ Int($0) }) {
+                if c < n { delta += 1 }
+                if c == n {
+                    var q = delta
+                    var k = base
+                    while true {
+                        let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                        if q < t { break }
+                        output.append(digit(t + (q - t) % (base - t)))
+                        q = (q - t) / (base - t)
+                        k += base
+                    }
+                    output.append(digit(q))
+                    bias = adapt(delta, handled + 1, handled == basicCount)
+                    delta = 0
+                    handled += 1
+                }
+            }
+            delta += 1
+            n += 1
+        }
+        return output
+    }
+
+    /// Approximates UTS #46 processing for one label that libidn2 rejects under IDNA2008 rules (symbols
+    /// and emoji such as U+2603, which UTS #46 allows): full lower-casing, removal of code points
+    /// UTS #46 maps to nothing, rejection of controls, format characters, separators, private-use,
+    /// surrogates and unassigned code points, then Punycode. Returns "" for a label that maps to nothing.
+    static func fallbackLabelToASCII(_ label: String) -> [UInt8]? {
+        var scalars: [UInt32] = []
+        for scalar in label.lowercased().unicodeScalars {
+            let v = scalar.value
+            if v == 0xAD || v == 0x34F || (0x180B...0x180F).contains(v) || v == 0x200B || v == 0x2060
+                || (0xFE00...0xFE0F).contains(v) || v == 0xFEFF || (0x1BCA0...0x1BCA3).contains(v)
+                || (0xE0100...0xE01EF).contains(v)
+            {
+                continue
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .surrogate, .privateUse, .unassigned, .spaceSeparator, .lineSeparator,
+                .paragraphSeparator:
+                return nil
+            case .format where v != 0x200C && v != 0x200D:
+                return nil
+            default: scalars.append(v)
+            }
+        }
+        if scalars.allSatisfy({ $0 < 0x80 }) { return scalars.map { UInt8($0) } }
+        guard let encoded = encode(scalars) else { return nil }
+        return Array("xn--".utf8) + encoded
+    }
+}

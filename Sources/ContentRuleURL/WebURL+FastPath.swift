@@ -1,0 +1,116 @@
+// A fast path for URLs that are already in WHATWG canonical form (the common case for requests).
+
+extension URLRecord {
+    /// Builds the record of `string` without running the state machine when `string` is an
+    /// `http`/`https`/`ws`/`wss` URL that the basic URL parser would return unchanged: lower-case
+    /// scheme, `//`, a lower-case ASCII domain whose last label does not start with a digit, an
+    /// optional canonical non-default port, then a path, query and fragment that contain only bytes
+    /// the parser keeps as they are, no dot segments and no `%2e`. Returns nil for anything else (the
+    /// caller then runs the full parser). O(n), one pass.
+    static func parseCanonical(_ string: String) -> URLRecord? {
+        var result: URLRecord?
+        string.utf8.withContiguousStorageIfAvailable { buffer in
+            result = parseCanonical(bytes: buffer)
+        }
+        return result
+    }
+
+    private static func parseCanonical(bytes: UnsafeBufferPointer<UInt8>) -> URLRecord? {
+        let count = bytes.count
+        var i = 0
+        // Scheme.
+        while i < count && bytes[i] >= 0x61 && bytes[i] <= 0x7A { i += 1 }
+        let scheme: String
+        switch i {
+        case 2 where bytes[0] == 0x77 && bytes[1] == 0x73: scheme = "ws"
+        case 3 where bytes[0] == 0x77 && bytes[1] == 0x73 && bytes[2] == 0x73: scheme = "wss"
+        case 4 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70: scheme = "http"
+        case 5 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70 && bytes[4] == 0x73:
+            scheme = "https"
+        default: return nil
+        }
+        guard i + 3 <= count, bytes[i] == 0x3A, bytes[i + 1] == 0x2F, bytes[i + 2] == 0x2F else { return nil }
+        i += 3
+        // Host: [a-z0-9.-]+, the last label must not start with a digit (IPv4 candidates go the slow way).
+        let hostStart = i
+        var labelStart = i
+        while i < count {
+            let c = bytes[i]
+            if (c >= 0x61 && c <= 0x7A) || c == 0x2D || ASCII.isDigit(c) {
+                i += 1
+            } else if c == 0x2E {
+                i += 1
+                if i < count && bytes[i] != 0x3A && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 {
+                    labelStart = i
+                }
+            } else {
+                break
+            }
+        }
+        guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return nil }
+        var record = URLRecord()
+        record.scheme = scheme
+        record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+        // Port.
+        if i < count && bytes[i] == 0x3A {
+            i += 1
+            let portStart = i
+            var value = 0
+            while i < count && ASCII.isDigit(bytes[i]) && i - portStart < 5 {
+                value = value * 10 + Int(bytes[i] - 0x30)
+                i += 1
+            }
+            guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return nil }
+            let port = UInt16(value)
+            guard port != record.defaultPort else { return nil }
+            record.port = port
+        }
+        // Path: must start with "/" (an empty path is serialized as "/").
+        guard i < count, bytes[i] == 0x2F else { return nil }
+        var segments: [String] = []
+        while i < count && bytes[i] == 0x2F {
+            i += 1
+            let segmentStart = i
+            while i < count {
+                let c = bytes[i]
+                if c == 0x2F || c == 0x3F || c == 0x23 { break }
+                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x5C || c == 0x5E
+                    || c == 0x60 || c == 0x7B || c == 0x7D
+                {
+                    return nil
+                }
+                if c == 0x25 && i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return nil }
+                i += 1
+            }
+            let length = i - segmentStart
+            if length == 1 && bytes[segmentStart] == 0x2E { return nil }
+            if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return nil }
+            segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
+        }
+        record.path = .segments(segments)
+        // Query.
+        if i < count && bytes[i] == 0x3F {
+            i += 1
+            let queryStart = i
+            while i < count && bytes[i] != 0x23 {
+                let c = bytes[i]
+                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x27 || c == 0x3C || c == 0x3E { return nil }
+                i += 1
+            }
+            record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+        }
+        // Fragment.
+        if i < count && bytes[i] == 0x23 {
+            i += 1
+            let fragmentStart = i
+            while i < count {
+                let c = bytes[i]
+                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 { return nil }
+                i += 1
+            }
+            record.fragment = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
+        }
+        return i == count ? record : nil
+    }
+}

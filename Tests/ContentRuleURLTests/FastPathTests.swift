@@ -1,0 +1,39 @@
+import Testing
+
+@testable import ContentRuleURL
+
+/// The canonical-URL fast path must agree with the full state machine wherever it answers.
+struct FastPathTests {
+    static let inputs: [String] = {
+        var all: [String] = []
+        for testCase in ParseCase.load("parse") {
+            all.append(testCase.input)
+            if let href = testCase.expected?.href { all.append(href) }
+        }
+        return all
+    }()
+
+    @Test func agreesWithFullParser() {
+        var answered = 0
+        for input in Self.inputs {
+            guard let fast = URLRecord.parseCanonical(input) else { continue }
+            answered += 1
+            var full = URLRecord()
+            let outcome = URLParser.parse(input, base: nil, url: &full, stateOverride: nil)
+            #expect(outcome == .done, "\(input)")
+            #expect(fast == full, "\(input)")
+            #expect(fast.serialize() == input, "\(input)")
+        }
+        #expect(answered > 300)
+    }
+
+    @Test(arguments: [
+        "HTTP://a.com/", "http://A.com/", "http://a.com", "http://127.0.0.1/", "http://a.com:80/", "http://a.com:/",
+        "http://a.com/./", "http://a.com/a/../", "http://a.com/%2e/", "http://a.com/a b", "http://a.com/?a b",
+        "http://u@a.com/", "http://a.com\\x", " http://a.com/", "http://a.com/\t", "sc://a.com/", "file:///x",
+        "http://a.com/ä", "http://a.com/#a b", "http://[::1]/",
+    ])
+    func declines(_ input: String) {
+        #expect(URLRecord.parseCanonical(input) == nil)
+    }
+}
