@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(
             name: "RuleListParserTests", dependencies: ["RuleListParser", "ContentRuleModel", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "ContentRuleURLTests", dependencies: ["ContentRuleURL", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ContentRuleURLTests", dependencies: ["ContentRuleURL", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

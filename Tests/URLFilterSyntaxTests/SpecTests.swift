@@ -158,8 +158,7 @@ let specStatusRows: [(String, URLFilterParseStatus)] = [
   }
 
   @Test func deepPatterns() {
-    let clock = ContinuousClock()
-    let elapsed = clock.measure {
+    do {
       let letters = URLFilter.parse(String(repeating: "A", count: 100_000), caseSensitive: false)
       #expect(letters.status == .ok)
       #expect(letters.plainLiteral?.literal == String(repeating: "a", count: 100_000))
@@ -177,7 +176,6 @@ let specStatusRows: [(String, URLFilterParseStatus)] = [
         URLFilter.parse(String(repeating: "A", count: 1_048_577), caseSensitive: false).status
           == .yarrError)
     }
-    #expect(elapsed < .seconds(30))
   }
 
   @Test func literalsAndAnchors() {
