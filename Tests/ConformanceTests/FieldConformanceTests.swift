@@ -55,26 +55,9 @@ import Testing
         }
         if let https = expected["madeHTTPS"] as? Bool { #expect(results.madeHTTPS == https, "\(context): madeHTTPS") }
         if let hidden = expected["hiddenSelectors"] as? [String], let probed = request["selectors"] as? [String] {
-            let applied = appliedSelectors(for: load, blocker: blocker, results: results)
+            let applied = Harness.appliedSelectors(load: load, results: results, blocker: blocker)
             let actuallyHidden = probed.filter { applied.contains($0) }
             #expect(Set(actuallyHidden) == Set(hidden), "\(context): hidden selectors")
         }
-    }
-
-    /// Selectors hiding elements of the main document after its own load and this load: the css
-    /// actions and attached global stylesheets of both loads (a child-frame load styles its frame).
-    func appliedSelectors(for load: ResourceLoadInfo, blocker: ContentBlocker, results: ContentRuleListResults) -> Set<String> {
-        var selectors = Set<String>()
-        func add(_ results: ContentRuleListResults) {
-            for list in results.lists {
-                for selector in list.selectors { selectors.formUnion(selector.split(separator: ",").map(String.init)) }
-                if let sheet = list.globalStylesheet { selectors.formUnion(sheet.split(separator: ",").map(String.init)) }
-            }
-        }
-        if load.resourceType != .topDocument, let main = load.mainDocumentURL {
-            add(blocker.results(for: ResourceLoadInfo(url: main, mainDocumentURL: main, resourceType: .topDocument)))
-        }
-        if load.loadContext == .topFrame { add(results) }
-        return selectors
     }
 }

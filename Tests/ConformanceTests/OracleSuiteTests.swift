@@ -71,7 +71,7 @@ import Testing
                 #expect(results.blockedCookies == !cookieSent, "\(context): cookies")
             }
             if let hidden = expect["hidden"] as? [String: Bool] {
-                let applied = Self.appliedSelectors(load: load, results: results, blocker: blocker)
+                let applied = Harness.appliedSelectors(load: load, results: results, blocker: blocker)
                 for (selector, isHidden) in hidden {
                     #expect(applied.contains(selector) == isHidden, "\(context): \(selector)")
                 }
@@ -88,25 +88,5 @@ import Testing
             return "loaded"
         }
         return outcome
-    }
-
-    /// Selectors hidden in the main document: those of its own load plus, for a load from the top
-    /// frame, this load's (each selector list split at commas).
-    static func appliedSelectors(load: ResourceLoadInfo, results: ContentRuleListResults, blocker: ContentBlocker)
-        -> Set<String>
-    {
-        var selectors = Set<String>()
-        func add(_ results: ContentRuleListResults) {
-            for list in results.lists {
-                for selector in list.selectors + [list.globalStylesheet].compactMap({ $0 }) {
-                    selectors.formUnion(selector.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-                }
-            }
-        }
-        if load.resourceType != .topDocument, let main = load.mainDocumentURL {
-            add(blocker.results(for: ResourceLoadInfo(url: main, mainDocumentURL: main, resourceType: .topDocument)))
-        }
-        if load.loadContext == .topFrame { add(results) }
-        return selectors
     }
 }
