@@ -1,0 +1,278 @@
+/// WebKit's pseudo-class and pseudo-element names (`Source/WebCore/css/CSSPseudoSelectors.json`,
+/// web-exposed entries; `-internal-` and `-apple-` ones are restricted and left out).
+enum PseudoTables {
+    static let plainPseudoClasses: Set<String> = [
+        "-webkit-autofill-and-obscured", "-webkit-autofill-strong-password",
+        "-webkit-autofill-strong-password-viewable", "-webkit-drag", "active", "any-link", "-webkit-any-link",
+        "autofill", "-webkit-autofill", "buffering", "checked", "corner-present", "decrement", "default", "defined",
+        "disabled", "double-button", "empty", "enabled", "end", "first-child", "first-of-type", "focus",
+        "focus-visible", "focus-within", "fullscreen", "-webkit-full-screen", "future", "horizontal", "host", "hover",
+        "in-range", "increment", "indeterminate", "invalid", "last-child", "last-of-type", "link", "modal", "muted",
+        "no-button", "only-child", "only-of-type", "optional", "out-of-range", "past", "paused", "picture-in-picture",
+        "placeholder-shown", "playing", "popover-open", "read-only", "read-write", "required", "root", "scope",
+        "seeking", "stalled", "single-button", "start", "target", "user-invalid", "user-valid", "valid", "vertical",
+        "visited", "volume-locked", "window-inactive", "open", "closed",
+        // Older WebKit names still accepted as aliases.
+        "-webkit-full-screen-document", "-webkit-full-screen-ancestor", "-webkit-animating-full-screen-transition",
+        "-webkit-full-screen-controls-hidden",
+    ]
+    static let functionalPseudoClasses: Set<String> = [
+        "-webkit-any", "dir", "has", "host", "is", "matches", "lang", "not", "nth-child", "nth-last-child",
+        "nth-last-of-type", "nth-of-type", "state", "where",
+    ]
+    static let scrollbarPseudoClasses: Set<String> = [
+        "horizontal", "vertical", "decrement", "increment", "start", "end", "double-button", "single-button",
+        "no-button", "corner-present", "window-inactive", "enabled", "disabled", "hover", "active",
+    ]
+    static let userActionPseudoClasses: Set<String> = ["hover", "focus", "active", "focus-visible", "focus-within"]
+    static let treeStructuralPseudoClasses: Set<String> = [
+        "empty", "first-child", "first-of-type", "last-child", "last-of-type", "only-child", "only-of-type", "root",
+        "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type",
+    ]
+    /// Pseudo-elements that also take the CSS 2.1 single-colon form.
+    static let legacyPseudoElements: Set<String> = ["after", "before", "first-letter", "first-line"]
+    static let plainPseudoElements: Set<String> = [
+        "after", "backdrop", "before", "cue", "file-selector-button", "first-letter", "first-line", "grammar-error",
+        "marker", "placeholder", "selection", "spelling-error", "thumb", "track", "view-transition", "target-text",
+        "details-content",
+    ]
+    static let functionalPseudoElements: Set<String> = [
+        "cue", "highlight", "part", "slotted", "view-transition-group", "view-transition-image-pair",
+        "view-transition-new", "view-transition-old",
+    ]
+    static let scrollbarPseudoElements: Set<String> = [
+        "-webkit-resizer", "-webkit-scrollbar", "-webkit-scrollbar-button", "-webkit-scrollbar-corner",
+        "-webkit-scrollbar-thumb", "-webkit-scrollbar-track", "-webkit-scrollbar-track-piece",
+    ]
+}
+
+/// What a pseudo-element allows after it in the same compound (WebKit
+/// `isPseudoClassValidAfterPseudoElement`, approximated).
+enum PseudoElementKind {
+    case scrollbar, userAgentPart, part, selection, other
+
+    func allowsAfter(_ pseudoClass: String) -> Bool {
+        switch self {
+        case .scrollbar: return PseudoTables.scrollbarPseudoClasses.contains(pseudoClass)
+        case .userAgentPart: return PseudoTables.userActionPseudoClasses.contains(pseudoClass)
+        case .part: return !PseudoTables.treeStructuralPseudoClasses.contains(pseudoClass)
+        case .selection: return pseudoClass == "window-inactive"
+        case .other: return false
+        }
+    }
+}
+
+extension SelectorParser {
+    /// Parses a pseudo-class after its `:`; returns its lower-cased name, or `nil` when invalid.
+    /// Selector arguments are queued as tasks (validated later by the work list).
+    mutating func parsePseudoClass() -> String? {
+        guard let token = peek() else { return nil }
+        let name = token.value.lowercased()
+        if token.kind == .ident {
+            guard PseudoTables.plainPseudoClasses.contains(name) else { return nil }
+            i += 1
+            return name
+        }
+        guard token.kind == .function, PseudoTables.functionalPseudoClasses.contains(name) else { return nil }
+        let close = blockEnd(from: i + 1, closer: .rightParen)
+        guard close >= 0 else { return nil }
+        let argumentStart = i + 1
+        i = min(close + 1, end)
+        switch name {
+        case "is", "matches", "where":
+            return name  // forgiving selector list: invalid parts are dropped, never an error
+        case "not":
+            queue(argumentStart, close, .complexList)
+        case "-webkit-any":
+            queue(argumentStart, close, .compoundList)
+        case "host":
+            queue(argumentStart, close, .compound)
+        case "has":
+            guard !task.insideHas else { return nil }
+            pending.append(
+                SelectorTask(
+                    start: argumentStart, end: close, grammar: .relativeList, allowsPseudoElements: false,
+                    insideHas: true))
+        case "nth-child", "nth-last-child":
+            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close) else { return nil }
+            var k = afterAnB
+            if k < close {
+                // `of <complex-selector-list>` after whitespace.
+                guard tokens[k].kind == .whitespace else { return nil }
+                while k < close, tokens[k].kind == .whitespace { k += 1 }
+                guard k < close, tokens[k].kind == .ident, tokens[k].value.lowercased() == "of" else { return nil }
+                k += 1
+                guard k < close, tokens[k].kind == .whitespace else { return nil }
+                queue(k, close, .complexList)
+            }
+        case "nth-of-type", "nth-last-of-type":
+            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), afterAnB == close else { return nil }
+        case "lang":
+            guard validLangList(argumentStart, close) else { return nil }
+        case "dir", "state":
+            guard singleIdent(argumentStart, close) else { return nil }
+        default:
+            return nil
+        }
+        return name
+    }
+
+    mutating func queue(_ start: Int, _ end: Int, _ grammar: SelectorTask.Grammar) {
+        pending.append(
+            SelectorTask(start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
+    }
+
+    /// Parses a pseudo-element after `::`; `nil` when invalid.
+    mutating func parsePseudoElement(legacy: Bool) -> PseudoElementKind? {
+        guard let token = peek() else { return nil }
+        let name = token.value.lowercased()
+        if token.kind == .ident {
+            i += 1
+            if PseudoTables.scrollbarPseudoElements.contains(name) { return .scrollbar }
+            if name == "selection" { return .selection }
+            if PseudoTables.plainPseudoElements.contains(name) {
+                return name == "placeholder" || name == "file-selector-button" || name == "thumb" || name == "track"
+                    ? .userAgentPart : .other
+            }
+            // Every `-webkit-` pseudo-element is accepted (user-agent parts and unknown legacy names).
+            if name.hasPrefix("-webkit-") { return .userAgentPart }
+            return nil
+        }
+        guard token.kind == .function, PseudoTables.functionalPseudoElements.contains(name) else { return nil }
+        let close = blockEnd(from: i + 1, closer: .rightParen)
+        guard close >= 0 else { return nil }
+        let argumentStart = i + 1
+        i = min(close + 1, end)
+        switch name {
+        case "cue":
+            queue(argumentStart, close, .complexList)
+            return .other
+        case "slotted":
+            queue(argumentStart, close, .compound)
+            return .other
+        case "part":
+            var k = argumentStart
+            var count = 0
+            while k < close {
+                switch tokens[k].kind {
+                case .whitespace: break
+                case .ident: count += 1
+                default: return nil
+                }
+                k += 1
+            }
+            return count > 0 ? .part : nil
+        case "highlight":
+            return singleIdent(argumentStart, close) ? .other : nil
+        default:  // view-transition-*: an ident or `*`
+            let parts = (argumentStart..<close).filter { tokens[$0].kind != .whitespace }
+            guard parts.count == 1 else { return nil }
+            let t = tokens[parts[0]]
+            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .other : nil
+        }
+    }
+
+    func singleIdent(_ start: Int, _ end: Int) -> Bool {
+        let parts = (start..<end).filter { tokens[$0].kind != .whitespace }
+        return parts.count == 1 && tokens[parts[0]].kind == .ident
+    }
+
+    /// `:lang()`: a comma-separated, non-empty list of identifiers or strings.
+    func validLangList(_ start: Int, _ end: Int) -> Bool {
+        let parts = (start..<end).filter { tokens[$0].kind != .whitespace }
+        guard !parts.isEmpty else { return false }
+        for (n, index) in parts.enumerated() {
+            let kind = tokens[index].kind
+            if n % 2 == 0 {
+                guard kind == .ident || kind == .string else { return false }
+            } else {
+                guard kind == .comma else { return false }
+            }
+        }
+        return parts.count % 2 == 1
+    }
+
+    /// Parses `<an+b>` (CSS Syntax §6.2) in `start..<end`, after leading whitespace; returns the
+    /// index after it and any trailing whitespace, or `nil` when invalid.
+    func parseAnPlusB(from start: Int, to end: Int) -> Int? {
+        var k = start
+        func skip() { while k < end, tokens[k].kind == .whitespace { k += 1 } }
+        func isSignlessInteger(_ t: CSSToken) -> Bool { t.kind == .number(isInteger: true, hasSign: false) }
+        func isSignedInteger(_ t: CSSToken) -> Bool { t.kind == .number(isInteger: true, hasSign: true) }
+        func isDigits(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        /// After an `n` term: optional `['+'|'-'] <signless-integer>` or `<signed-integer>`.
+        func optionalB() {
+            let save = k
+            skip()
+            guard k < end else { return }
+            let t = tokens[k]
+            if isSignedInteger(t) {
+                k += 1
+                return
+            }
+            if t.kind == .delim, t.value == "+" || t.value == "-" {
+                k += 1
+                skip()
+                if k < end, isSignlessInteger(tokens[k]) {
+                    k += 1
+                    return
+                }
+            }
+            k = save
+        }
+        skip()
+        guard k < end else { return nil }
+        var t = tokens[k]
+        var plusPrefix = false
+        if t.kind == .delim, t.value == "+", k + 1 < end, tokens[k + 1].kind == .ident {
+            plusPrefix = true
+            k += 1
+            t = tokens[k]
+        }
+        let unit = t.value.lowercased()
+        switch t.kind {
+        case .ident:
+            if !plusPrefix, unit == "odd" || unit == "even" {
+                k += 1
+            } else {
+                var body = Substring(unit)
+                if !plusPrefix, body.hasPrefix("-") { body = body.dropFirst() }
+                guard body.hasPrefix("n") else { return nil }
+                let rest = body.dropFirst()
+                k += 1
+                if rest.isEmpty {
+                    optionalB()
+                } else if rest == "-" {
+                    skip()
+                    guard k < end, isSignlessInteger(tokens[k]) else { return nil }
+                    k += 1
+                } else if rest.hasPrefix("-"), isDigits(rest.dropFirst()) {
+                    // n-5
+                } else {
+                    return nil
+                }
+            }
+        case .number(isInteger: true, hasSign: _) where !plusPrefix:
+            k += 1
+        case .dimension(isInteger: true, hasSign: _) where !plusPrefix:
+            guard unit.hasPrefix("n") else { return nil }
+            let rest = unit.dropFirst()
+            k += 1
+            if rest.isEmpty {
+                optionalB()
+            } else if rest == "-" {
+                skip()
+                guard k < end, isSignlessInteger(tokens[k]) else { return nil }
+                k += 1
+            } else if rest.hasPrefix("-"), isDigits(rest.dropFirst()) {
+                // 2n-5
+            } else {
+                return nil
+            }
+        default:
+            return nil
+        }
+        skip()
+        return k
+    }
+}

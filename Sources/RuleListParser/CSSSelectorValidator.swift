@@ -1,0 +1,255 @@
+/// Decides whether a string is a selector list WebKit's CSS parser accepts (quirks mode), as
+/// `isValidCSSSelector` does for `css-display-none` rules (`ContentExtensionParser.cpp`, using
+/// `CSSSelectorParser` and the pseudo-class/element table `Source/WebCore/css/CSSPseudoSelectors.json`).
+///
+/// Supported: type and universal selectors with `*|` / `|` namespace prefixes (a named prefix is
+/// invalid: no namespace can be declared), `&`, `#id`, `.class`, attribute selectors (`= ~= |= ^= $= *=`,
+/// `i`/`s` flags), the combinators descendant, `>`, `+`, `~`, WebKit's pseudo-classes (including
+/// `:not() :is() :matches() :where() :-webkit-any() :has() :nth-*() :lang() :dir() :host() :state()`)
+/// and pseudo-elements (including the single-colon legacy forms and any `::-webkit-` name), CSS
+/// escapes, comments, and blocks left open at the end of the text (closed implicitly, as in CSS).
+/// `:is()`/`:where()` take forgiving lists (any content is accepted). `""` is invalid.
+///
+/// Nested functional pseudo-classes are validated with an explicit work list, not recursion.
+/// - Complexity: O(n) in the selector length (each argument range is scanned a bounded number of times).
+public enum CSSSelectorValidator {
+    /// True when WebKit accepts `selector` as a selector list.
+    public static func isValidSelectorList(_ selector: String) -> Bool {
+        let tokens = CSSTokenizer.tokenize(selector)
+        var parser = SelectorParser(tokens: tokens)
+        return parser.run()
+    }
+}
+
+/// How a token range must be parsed.
+struct SelectorTask {
+    enum Grammar {
+        /// `<complex-selector-list>`.
+        case complexList
+        /// `<relative-selector-list>` (`:has()`).
+        case relativeList
+        /// `<compound-selector-list>` (`:-webkit-any()`).
+        case compoundList
+        /// One `<compound-selector>` (`:host()`, `::slotted()`).
+        case compound
+    }
+    var start: Int
+    var end: Int
+    var grammar: Grammar
+    var allowsPseudoElements: Bool
+    var insideHas: Bool
+}
+
+struct SelectorParser {
+    let tokens: [CSSToken]
+    var i = 0
+    var end = 0
+    var task = SelectorTask(start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false)
+    var pending: [SelectorTask] = []
+
+    init(tokens: [CSSToken]) { self.tokens = tokens }
+
+    mutating func run() -> Bool {
+        pending.append(
+            SelectorTask(start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
+        while let next = pending.popLast() {
+            task = next
+            i = next.start
+            end = next.end
+            guard parseTask() else { return false }
+        }
+        return true
+    }
+
+    // MARK: Token helpers
+
+    func peek(_ offset: Int = 0) -> CSSToken? { i + offset < end ? tokens[i + offset] : nil }
+    func isDelim(_ token: CSSToken?, _ c: String) -> Bool { token?.kind == .delim && token?.value == c }
+    mutating func skipWhitespace() { while peek()?.kind == .whitespace { i += 1 } }
+
+    /// Index of the token closing the block opened just before `from` (auto-closed at `end`).
+    func blockEnd(from: Int, closer: CSSToken.Kind) -> Int {
+        var depth = 0
+        var k = from
+        while k < end {
+            switch tokens[k].kind {
+            case .function, .leftParen, .leftBracket, .leftBrace: depth += 1
+            case .rightParen, .rightBracket, .rightBrace:
+                if depth == 0 { return tokens[k].kind == closer ? k : -1 }
+                depth -= 1
+            default: break
+            }
+            k += 1
+        }
+        return end
+    }
+
+    // MARK: Lists
+
+    mutating func parseTask() -> Bool {
+        skipWhitespace()
+        if task.grammar == .compound {
+            guard parseCompound() else { return false }
+            skipWhitespace()
+            return i == end
+        }
+        while true {
+            skipWhitespace()
+            switch task.grammar {
+            case .complexList: guard parseComplex(relative: false) else { return false }
+            case .relativeList: guard parseComplex(relative: true) else { return false }
+            case .compoundList: guard parseCompound() else { return false }
+            case .compound: return false
+            }
+            skipWhitespace()
+            if i == end { return true }
+            guard peek()?.kind == .comma else { return false }
+            i += 1
+        }
+    }
+
+    static func combinator(_ token: CSSToken?) -> Bool {
+        guard let token, token.kind == .delim else { return false }
+        return token.value == ">" || token.value == "+" || token.value == "~"
+    }
+
+    mutating func parseComplex(relative: Bool) -> Bool {
+        if relative, Self.combinator(peek()) {
+            i += 1
+            skipWhitespace()
+        }
+        guard parseCompound() else { return false }
+        while true {
+            let before = i
+            skipWhitespace()
+            let sawWhitespace = i > before
+            if Self.combinator(peek()) {
+                i += 1
+                skipWhitespace()
+                guard parseCompound() else { return false }
+                continue
+            }
+            if sawWhitespace, let token = peek(), token.kind != .comma {
+                guard parseCompound() else { return false }
+                continue
+            }
+            return true
+        }
+    }
+
+    // MARK: Compound selectors
+
+    mutating func parseCompound() -> Bool {
+        var parsedSomething = false
+        if let result = parseTypeSelector() {
+            guard result else { return false }
+            parsedSomething = true
+        }
+        var pseudoElement: PseudoElementKind?
+        while let token = peek() {
+            switch token.kind {
+            case .hash(let isID):
+                guard isID, pseudoElement == nil else { return false }
+                i += 1
+            case .delim where token.value == ".":
+                guard pseudoElement == nil, peek(1)?.kind == .ident else { return false }
+                i += 2
+            case .delim where token.value == "&":
+                guard pseudoElement == nil else { return false }
+                i += 1
+            case .leftBracket:
+                guard pseudoElement == nil, parseAttribute() else { return false }
+            case .colon:
+                if peek(1)?.kind == .colon {
+                    guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                    i += 2
+                    guard let kind = parsePseudoElement(legacy: false) else { return false }
+                    pseudoElement = kind
+                } else {
+                    i += 1
+                    if let name = peek()?.kind == .ident ? peek()?.value.lowercased() : nil,
+                        PseudoTables.legacyPseudoElements.contains(name)
+                    {
+                        guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                        i += 1
+                        pseudoElement = .other
+                        continue
+                    }
+                    guard let name = parsePseudoClass() else { return false }
+                    if let pseudoElement, !pseudoElement.allowsAfter(name) { return false }
+                }
+            default:
+                return parsedSomething
+            }
+            parsedSomething = true
+        }
+        return parsedSomething
+    }
+
+    /// Parses `[ns|]name` / `[ns|]*`; `nil` when there is none, `false` when invalid.
+    mutating func parseTypeSelector() -> Bool? {
+        let first = peek()
+        let isName = first?.kind == .ident || isDelim(first, "*")
+        if isName, isDelim(peek(1), "|"), let third = peek(2), third.kind == .ident || isDelim(third, "*") {
+            // A named prefix cannot be resolved without a style sheet declaring it.
+            guard isDelim(first, "*") else { return false }
+            i += 3
+            return true
+        }
+        if isDelim(first, "|"), let second = peek(1), second.kind == .ident || isDelim(second, "*") {
+            i += 2
+            return true
+        }
+        if isName {
+            i += 1
+            return true
+        }
+        return nil
+    }
+
+    mutating func parseAttribute() -> Bool {
+        let close = blockEnd(from: i + 1, closer: .rightBracket)
+        guard close >= 0 else { return false }
+        let outerEnd = end
+        end = close
+        i += 1
+        defer {
+            end = outerEnd
+            i = min(close + 1, outerEnd)
+        }
+        skipWhitespace()
+        // Attribute name with an optional namespace prefix.
+        if let first = peek(), first.kind == .ident || isDelim(first, "*"), isDelim(peek(1), "|"),
+            peek(2)?.kind == .ident
+        {
+            guard isDelim(first, "*") else { return false }
+            i += 2
+        } else if isDelim(peek(), "|"), peek(1)?.kind == .ident {
+            i += 1
+        }
+        guard peek()?.kind == .ident else { return false }
+        i += 1
+        skipWhitespace()
+        if i == end { return true }
+        // Matcher.
+        if isDelim(peek(), "=") {
+            i += 1
+        } else if let token = peek(), token.kind == .delim, ["~", "|", "^", "$", "*"].contains(token.value),
+            isDelim(peek(1), "=")
+        {
+            i += 2
+        } else {
+            return false
+        }
+        skipWhitespace()
+        guard let value = peek(), value.kind == .ident || value.kind == .string else { return false }
+        i += 1
+        skipWhitespace()
+        if let flag = peek(), flag.kind == .ident {
+            guard ["i", "s"].contains(flag.value.lowercased()) else { return false }
+            i += 1
+            skipWhitespace()
+        }
+        return i == end
+    }
+}
