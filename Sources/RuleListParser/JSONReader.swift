@@ -111,13 +111,14 @@ public enum JSONReader {
                 }
                 // A value is complete: attach it to its container, closing containers as they end.
                 while true {
-                    guard let frame = stack.popLast() else {
+                    guard var frame = stack.popLast() else {
                         result = value
                         break outer
                     }
                     skipWhitespace()
                     switch frame {
                     case .array(var elements):
+                        frame = .array([])  // drop the frame's reference so `elements` is unique (no O(n) copy)
                         elements.append(value)
                         guard let c = peek() else { throw fail("unexpected end of input in an array") }
                         if c == UInt8(ascii: ",") {
@@ -133,6 +134,7 @@ public enum JSONReader {
                             throw fail("expected ',' or ']' in an array")
                         }
                     case .object(var object, let key):
+                        frame = .array([])  // as above: keep `object` uniquely referenced
                         object[key] = value
                         guard let c = peek() else { throw fail("unexpected end of input in an object") }
                         if c == UInt8(ascii: ",") {

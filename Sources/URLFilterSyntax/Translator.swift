@@ -102,7 +102,7 @@ struct Translator {
   /// The single character a set stands for, if it is one (a letter and its other case count as one
   /// character when case-insensitive), lower-cased when case-insensitive.
   func literalCharacter(_ set: URLFilterCharacterSet) -> UInt8? {
-    guard !set.matchesEndOfInput else { return nil }
+    guard !set.matchesEndOfInput, set.matchedCount <= 2 else { return nil }
     let characters = set.matchedCharacters
     if characters.count == 1 {
       if !caseSensitive, URLFilterCharacterSet.otherCase(characters[0]) != nil { return nil }

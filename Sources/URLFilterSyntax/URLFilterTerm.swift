@@ -63,9 +63,31 @@ public struct URLFilterCharacterSet: Sendable, Hashable {
   /// Whether the set matches the end-of-input marker (non-inverted with bit 0 set).
   public var matchesEndOfInput: Bool { !isInverted && hasBit(0) }
 
-  /// The code points 1–127 the set matches (sorted). O(128).
+  /// The code points 1–127 the set matches (sorted). O(number of matched code points).
   public var matchedCharacters: [UInt8] {
-    (1..<128).map { UInt8($0) }.filter { hasBit($0) != isInverted }
+    var low = self.low & ~UInt64(1)
+    var high = self.high
+    if isInverted {
+      low = ~low & ~UInt64(1)
+      high = ~high
+    }
+    var result: [UInt8] = []
+    result.reserveCapacity(low.nonzeroBitCount + high.nonzeroBitCount)
+    while low != 0 {
+      result.append(UInt8(low.trailingZeroBitCount))
+      low &= low - 1
+    }
+    while high != 0 {
+      result.append(UInt8(64 + high.trailingZeroBitCount))
+      high &= high - 1
+    }
+    return result
+  }
+
+  /// How many code points 1–127 the set matches. O(1).
+  public var matchedCount: Int {
+    let members = (low & ~UInt64(1)).nonzeroBitCount + high.nonzeroBitCount
+    return isInverted ? 127 - members : members
   }
 
   static func otherCase(_ c: UInt8) -> UInt8? {
