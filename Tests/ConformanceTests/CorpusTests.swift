@@ -16,7 +16,7 @@ import Testing
         if TestData.shared == nil {
             print("note: ../shared is absent; corpus tests are skipped (they run on CI)")
         } else {
-            #expect(Self.files.count == 24)
+            #expect(Self.files.count == 25)
         }
     }
 
