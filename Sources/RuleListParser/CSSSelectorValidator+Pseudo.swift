@@ -74,8 +74,7 @@ extension SelectorParser {
             return name
         }
         guard token.kind == .function, PseudoTables.functionalPseudoClasses.contains(name) else { return nil }
-        let close = blockEnd(from: i + 1, closer: .rightParen)
-        guard close >= 0 else { return nil }
+        let close = blockEnd(opener: i)
         let argumentStart = i + 1
         i = min(close + 1, end)
         switch name {
@@ -96,7 +95,7 @@ extension SelectorParser {
         case "nth-child", "nth-last-child":
             guard let afterAnB = parseAnPlusB(from: argumentStart, to: close) else { return nil }
             var k = afterAnB
-            if k < close {
+            if !onlyWhitespace(k, close) {
                 // `of <complex-selector-list>` after whitespace.
                 guard tokens[k].kind == .whitespace else { return nil }
                 while k < close, tokens[k].kind == .whitespace { k += 1 }
@@ -106,7 +105,9 @@ extension SelectorParser {
                 queue(k, close, .complexList)
             }
         case "nth-of-type", "nth-last-of-type":
-            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), afterAnB == close else { return nil }
+            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), onlyWhitespace(afterAnB, close) else {
+                return nil
+            }
         case "lang":
             guard validLangList(argumentStart, close) else { return nil }
         case "dir", "state":
@@ -139,8 +140,7 @@ extension SelectorParser {
             return nil
         }
         guard token.kind == .function, PseudoTables.functionalPseudoElements.contains(name) else { return nil }
-        let close = blockEnd(from: i + 1, closer: .rightParen)
-        guard close >= 0 else { return nil }
+        let close = blockEnd(opener: i)
         let argumentStart = i + 1
         i = min(close + 1, end)
         switch name {
@@ -172,6 +172,10 @@ extension SelectorParser {
         }
     }
 
+    func onlyWhitespace(_ start: Int, _ end: Int) -> Bool {
+        (start..<end).allSatisfy { tokens[$0].kind == .whitespace }
+    }
+
     func singleIdent(_ start: Int, _ end: Int) -> Bool {
         let parts = (start..<end).filter { tokens[$0].kind != .whitespace }
         return parts.count == 1 && tokens[parts[0]].kind == .ident
@@ -193,7 +197,7 @@ extension SelectorParser {
     }
 
     /// Parses `<an+b>` (CSS Syntax §6.2) in `start..<end`, after leading whitespace; returns the
-    /// index after it and any trailing whitespace, or `nil` when invalid.
+    /// index just after it, or `nil` when invalid.
     func parseAnPlusB(from start: Int, to end: Int) -> Int? {
         var k = start
         func skip() { while k < end, tokens[k].kind == .whitespace { k += 1 } }
@@ -272,7 +276,6 @@ extension SelectorParser {
         default:
             return nil
         }
-        skip()
         return k
     }
 }

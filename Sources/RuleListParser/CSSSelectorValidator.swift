@@ -47,7 +47,12 @@ struct SelectorParser {
     var task = SelectorTask(start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false)
     var pending: [SelectorTask] = []
 
-    init(tokens: [CSSToken]) { self.tokens = tokens }
+    let closers: [Int]
+
+    init(tokens: [CSSToken]) {
+        self.tokens = tokens
+        closers = Self.matchBlocks(tokens)
+    }
 
     mutating func run() -> Bool {
         pending.append(
@@ -67,21 +72,29 @@ struct SelectorParser {
     func isDelim(_ token: CSSToken?, _ c: String) -> Bool { token?.kind == .delim && token?.value == c }
     mutating func skipWhitespace() { while peek()?.kind == .whitespace { i += 1 } }
 
-    /// Index of the token closing the block opened just before `from` (auto-closed at `end`).
-    func blockEnd(from: Int, closer: CSSToken.Kind) -> Int {
-        var depth = 0
-        var k = from
-        while k < end {
-            switch tokens[k].kind {
-            case .function, .leftParen, .leftBracket, .leftBrace: depth += 1
+    /// Index of the token closing the block opened at `opener` (a function, `(`, `[` or `{`), or the
+    /// end of the current range when the block is left open (CSS closes it implicitly).
+    func blockEnd(opener: Int) -> Int { min(closers[opener], end) }
+
+    /// For each opening token, the index of its closing token (`tokens.count` when never closed).
+    /// A closing token of another kind inside a block is an ordinary token of that block, as in CSS.
+    static func matchBlocks(_ tokens: [CSSToken]) -> [Int] {
+        var closers = Array(repeating: tokens.count, count: tokens.count)
+        var open: [(index: Int, closer: CSSToken.Kind)] = []
+        for (index, token) in tokens.enumerated() {
+            switch token.kind {
+            case .function, .leftParen: open.append((index, .rightParen))
+            case .leftBracket: open.append((index, .rightBracket))
+            case .leftBrace: open.append((index, .rightBrace))
             case .rightParen, .rightBracket, .rightBrace:
-                if depth == 0 { return tokens[k].kind == closer ? k : -1 }
-                depth -= 1
+                if let top = open.last, top.closer == token.kind {
+                    closers[top.index] = index
+                    open.removeLast()
+                }
             default: break
             }
-            k += 1
         }
-        return end
+        return closers
     }
 
     // MARK: Lists
@@ -208,8 +221,7 @@ struct SelectorParser {
     }
 
     mutating func parseAttribute() -> Bool {
-        let close = blockEnd(from: i + 1, closer: .rightBracket)
-        guard close >= 0 else { return false }
+        let close = blockEnd(opener: i)
         let outerEnd = end
         end = close
         i += 1
