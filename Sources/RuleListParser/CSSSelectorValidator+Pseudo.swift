@@ -120,7 +120,8 @@ extension SelectorParser {
 
     mutating func queue(_ start: Int, _ end: Int, _ grammar: SelectorTask.Grammar) {
         pending.append(
-            SelectorTask(start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
+            SelectorTask(
+                start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
     }
 
     /// Parses a pseudo-element after `::`; `nil` when invalid.

@@ -56,7 +56,8 @@ struct SelectorParser {
 
     mutating func run() -> Bool {
         pending.append(
-            SelectorTask(start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
+            SelectorTask(
+                start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
         while let next = pending.popLast() {
             task = next
             i = next.start

@@ -106,9 +106,15 @@ public enum JSONReader {
                         continue outer
                     }
                 case UInt8(ascii: "\""): value = .string(try string())
-                case UInt8(ascii: "t"): try literal("true"); value = .bool(true)
-                case UInt8(ascii: "f"): try literal("false"); value = .bool(false)
-                case UInt8(ascii: "n"): try literal("null"); value = .null
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = .null
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try number())
                 default: throw fail("unexpected character, expected a value")
                 }

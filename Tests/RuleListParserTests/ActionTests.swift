@@ -3,7 +3,8 @@ import RuleListParser
 import Testing
 
 func redirectList(_ redirect: String, urlFilter: String = "x") -> String {
-    ruleList(trigger: #"{"url-filter":""# + urlFilter + #""}"#, action: #"{"type":"redirect","redirect":"# + redirect + "}")
+    ruleList(
+        trigger: #"{"url-filter":""# + urlFilter + #""}"#, action: #"{"type":"redirect","redirect":"# + redirect + "}")
 }
 
 func headersList(_ members: String) -> String {
@@ -26,24 +27,37 @@ func headersList(_ members: String) -> String {
         (#"{"url":"https://user@/"}"#, .jsonRedirectURLInvalid, "action.redirect.url"),
         (#"{"url":"JaVaScRiPt:dostuff"}"#, .jsonRedirectToJavaScriptURL, "action.redirect.url"),
         (#"{"url":5}"#, .jsonRedirectInvalidType, "action.redirect"),
-        (#"{"transform":{"fragment":"x","port":"x"}}"#, .jsonRedirectInvalidFragment, "action.redirect.transform.fragment"),
+        (
+            #"{"transform":{"fragment":"x","port":"x"}}"#, .jsonRedirectInvalidFragment,
+            "action.redirect.transform.fragment"
+        ),
         (#"{"transform":{"port":"-1","scheme":"!"}}"#, .jsonRedirectInvalidPort, "action.redirect.transform.port"),
         (#"{"transform":{"port":"8o"}}"#, .jsonRedirectInvalidPort, "action.redirect.transform.port"),
         (#"{"transform":{"scheme":"1http"}}"#, .jsonRedirectURLSchemeInvalid, "action.redirect.transform.scheme"),
         (#"{"transform":{"scheme":"java script"}}"#, .jsonRedirectURLSchemeInvalid, "action.redirect.transform.scheme"),
-        (#"{"transform":{"scheme":"JAVASCRIPT","query":"x"}}"#, .jsonRedirectToJavaScriptURL,
-            "action.redirect.transform.scheme"),
+        (
+            #"{"transform":{"scheme":"JAVASCRIPT","query":"x"}}"#, .jsonRedirectToJavaScriptURL,
+            "action.redirect.transform.scheme"
+        ),
         (#"{"transform":{"query":"x"}}"#, .jsonRedirectInvalidQuery, "action.redirect.transform.query"),
-        (#"{"transform":{"query-transform":{"remove-parameters":["a",5]}}}"#, .jsonRemoveParametersNotStringArray,
-            "action.redirect.transform.query-transform.remove-parameters[1]"),
-        (#"{"transform":{"query-transform":{"add-or-replace-parameters":[5]}}}"#,
+        (
+            #"{"transform":{"query-transform":{"remove-parameters":["a",5]}}}"#, .jsonRemoveParametersNotStringArray,
+            "action.redirect.transform.query-transform.remove-parameters[1]"
+        ),
+        (
+            #"{"transform":{"query-transform":{"add-or-replace-parameters":[5]}}}"#,
             .jsonAddOrReplaceParametersKeyValueNotADictionary,
-            "action.redirect.transform.query-transform.add-or-replace-parameters[0]"),
-        (#"{"transform":{"query-transform":{"add-or-replace-parameters":[{"key":"k"}]}}}"#,
+            "action.redirect.transform.query-transform.add-or-replace-parameters[0]"
+        ),
+        (
+            #"{"transform":{"query-transform":{"add-or-replace-parameters":[{"key":"k"}]}}}"#,
             .jsonAddOrReplaceParametersKeyValueMissingValueString,
-            "action.redirect.transform.query-transform.add-or-replace-parameters[0].value"),
-        (#"{"transform":{"query-transform":{"remove-parameters":5,"add-or-replace-parameters":5}}}"#,
-            .jsonRemoveParametersNotStringArray, "action.redirect.transform.query-transform.remove-parameters"),
+            "action.redirect.transform.query-transform.add-or-replace-parameters[0].value"
+        ),
+        (
+            #"{"transform":{"query-transform":{"remove-parameters":5,"add-or-replace-parameters":5}}}"#,
+            .jsonRemoveParametersNotStringArray, "action.redirect.transform.query-transform.remove-parameters"
+        ),
     ]
 
     @Test(arguments: redirectErrors)
@@ -65,15 +79,23 @@ func headersList(_ members: String) -> String {
         // First present kind wins; a wrong JSON type counts as absent.
         (#"{"extension-path":"/a","url":"nope"}"#, .extensionPath("/a")),
         (#"{"extension-path":5,"url":"https://a.test/"}"#, .url("https://a.test/")),
-        (#"{"regex-substitution":"https://\\1.test/","transform":{"port":"x"}}"#,
-            .regexSubstitution(substitution: "https://\\1.test/", regexFilter: "x")),
-        (#"{"transform":{"port":"65535","scheme":"About","fragment":"","query":"","host":5}}"#,
-            .transform(URLTransform(fragment: "", port: .set(65535), query: .replace(""), scheme: "about"))),
-        (#"{"transform":{"port":"","path":"/p","username":"u","password":"p","host":"h"}}"#,
-            .transform(URLTransform(host: "h", password: "p", path: "/p", port: .remove, username: "u"))),
+        (
+            #"{"regex-substitution":"https://\\1.test/","transform":{"port":"x"}}"#,
+            .regexSubstitution(substitution: "https://\\1.test/", regexFilter: "x")
+        ),
+        (
+            #"{"transform":{"port":"65535","scheme":"About","fragment":"","query":"","host":5}}"#,
+            .transform(URLTransform(fragment: "", port: .set(65535), query: .replace(""), scheme: "about"))
+        ),
+        (
+            #"{"transform":{"port":"","path":"/p","username":"u","password":"p","host":"h"}}"#,
+            .transform(URLTransform(host: "h", password: "p", path: "/p", port: .remove, username: "u"))
+        ),
         (#"{"transform":{"port":" +80 "}}"#, .transform(URLTransform(port: .set(80)))),
-        (#"{"transform":{"query":"bad","query-transform":{}}}"#,
-            .transform(URLTransform(query: .transform(QueryTransform())))),
+        (
+            #"{"transform":{"query":"bad","query-transform":{}}}"#,
+            .transform(URLTransform(query: .transform(QueryTransform())))
+        ),
         (
             #"{"transform":{"query-transform":{"remove-parameters":["baz"],"add-or-replace-parameters":[{"key":"foo","replace-only":true,"value":"bar"},{"key":"one","value":"two","replace-only":"yes"}]}}}"#,
             .transform(
@@ -95,25 +117,35 @@ func headersList(_ members: String) -> String {
 
     @Test func regexSubstitutionKeepsTheRulesURLFilter() throws {
         let result = RuleListParser.parse(
-            redirectList(#"{"regex-substitution":"https://\\1.xyz.com/"}"#, urlFilter: #"^https://www\\.(abc?)\\.xyz\\.com/"#))
+            redirectList(
+                #"{"regex-substitution":"https://\\1.xyz.com/"}"#, urlFilter: #"^https://www\\.(abc?)\\.xyz\\.com/"#))
         #expect(
             try #require(result.rules.first).rule.action
                 == .redirect(
-                    .regexSubstitution(substitution: "https://\\1.xyz.com/", regexFilter: #"^https://www\.(abc?)\.xyz\.com/"#)))
+                    .regexSubstitution(
+                        substitution: "https://\\1.xyz.com/", regexFilter: #"^https://www\.(abc?)\.xyz\.com/"#)))
     }
 
     /// (modify-headers members, error, key path)
     static let headerErrors: [(String, ContentRuleListError, String)] = [
         (#""request-headers":5,"priority":1"#, .jsonModifyHeadersNotArray, "action.request-headers"),
         (#""response-headers":[5],"priority":1"#, .jsonModifyHeadersInfoNotADictionary, "action.response-headers[0]"),
-        (#""request-headers":[{"header":"h"}],"priority":1"#, .jsonModifyHeadersMissingOperation,
-            "action.request-headers[0].operation"),
-        (#""request-headers":[{"operation":"invalid"}],"priority":1"#, .jsonModifyHeadersMissingHeader,
-            "action.request-headers[0].header"),
-        (#""request-headers":[{"operation":"append","header":"h"}]"#, .jsonModifyHeadersMissingValue,
-            "action.request-headers[0].value"),
-        (#""request-headers":[{"operation":"remove","header":"h"},{"operation":"Set","header":"h","value":"v"}],"priority":1"#,
-            .jsonModifyHeadersInvalidOperation, "action.request-headers[1].operation"),
+        (
+            #""request-headers":[{"header":"h"}],"priority":1"#, .jsonModifyHeadersMissingOperation,
+            "action.request-headers[0].operation"
+        ),
+        (
+            #""request-headers":[{"operation":"invalid"}],"priority":1"#, .jsonModifyHeadersMissingHeader,
+            "action.request-headers[0].header"
+        ),
+        (
+            #""request-headers":[{"operation":"append","header":"h"}]"#, .jsonModifyHeadersMissingValue,
+            "action.request-headers[0].value"
+        ),
+        (
+            #""request-headers":[{"operation":"remove","header":"h"},{"operation":"Set","header":"h","value":"v"}],"priority":1"#,
+            .jsonModifyHeadersInvalidOperation, "action.request-headers[1].operation"
+        ),
         (#""request-headers":[],"response-headers":5"#, .jsonModifyHeadersNotArray, "action.response-headers"),
         (#""priority":-1"#, .jsonModifyHeadersInvalidPriority, "action.priority"),
         (#""priority":"1""#, .jsonModifyHeadersInvalidPriority, "action.priority"),
@@ -128,14 +160,17 @@ func headersList(_ members: String) -> String {
     }
 
     @Test func headerValues() throws {
-        let members = #""priority":1.9,"request-headers":[{"operation":"set","header":"X-A","value":"1"},"#
+        let members =
+            #""priority":1.9,"request-headers":[{"operation":"set","header":"X-A","value":"1"},"#
             + #"{"operation":"remove","header":"","value":5}],"response-headers":[{"operation":"append","header":"B","value":""}]"#
         let result = RuleListParser.parse(headersList(members))
         #expect(
             try #require(result.rules.first).rule.action
                 == .modifyHeaders(
                     ModifyHeadersAction(
-                        requestHeaders: [.init(operation: .set, header: "X-A", value: "1"), .init(operation: .remove, header: "")],
+                        requestHeaders: [
+                            .init(operation: .set, header: "X-A", value: "1"), .init(operation: .remove, header: ""),
+                        ],
                         responseHeaders: [.init(operation: .append, header: "B", value: "")], priority: 1)))
         let truncated = RuleListParser.parse(headersList(#""priority":-0.5"#))
         #expect(try #require(truncated.rules.first).rule.action == .modifyHeaders(ModifyHeadersAction(priority: 0)))
@@ -153,7 +188,9 @@ func headersList(_ members: String) -> String {
             let result = RuleListParser.parse(ruleList(trigger: #"{"url-filter":"x"}"#, action: action))
             #expect(try #require(result.rules.first).rule.action == expected)
         }
-        #expect(firstError(ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"Block"}"#)) == .jsonInvalidActionType)
+        #expect(
+            firstError(ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"Block"}"#))
+                == .jsonInvalidActionType)
         #expect(firstError(ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":5}"#)) == .jsonInvalidActionType)
         #expect(firstError(ruleList(trigger: #"{"url-filter":"x"}"#, action: "[]")) == .jsonInvalidAction)
     }

@@ -92,7 +92,9 @@ import Testing
 
     @Test func cssSelectorValidityCases() throws {
         let file = try TestData.jsonObject("webkit/action-transforms.json")
-        let cases = (file["cases"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "css-selector-validity" }
+        let cases = (file["cases"] as? [[String: Any]] ?? []).filter {
+            $0["kind"] as? String == "css-selector-validity"
+        }
         #expect(!cases.isEmpty)
         for item in cases {
             let selector = try #require(item["selector"] as? String)

@@ -27,7 +27,10 @@ func firstError(_ json: String) -> ContentRuleListError? {
             #"[{"trigger":{"url-filter":"["},"action":{"type":"block"}},{"trigger":{"url-filter":"x"},"action":{"type":"nope"}}]"#,
             .jsonInvalidActionType
         ),
-        ("5a", ruleList(trigger: #"{"url-filter":"x","if-top-url":[],"unless-domain":["a"]}"#), .jsonMultipleConditions),
+        (
+            "5a", ruleList(trigger: #"{"url-filter":"x","if-top-url":[],"unless-domain":["a"]}"#),
+            .jsonMultipleConditions
+        ),
         (
             "5b", ruleList(trigger: #"{"url-filter":"x","if-domain":[],"unless-domain":["a"]}"#),
             .jsonInvalidConditionList
@@ -37,29 +40,55 @@ func firstError(_ json: String) -> ContentRuleListError? {
         ("7a", ruleList(trigger: #"{"url-filter":"x","request-method":["get"]}"#), .jsonInvalidRequestMethod),
         ("7b", ruleList(trigger: #"{"url-filter":"x","request-method":"POST"}"#), nil),
         ("8a", ruleList(trigger: #"{"url-filter":"x","resource-type":"image"}"#), .jsonInvalidTriggerFlagsArray),
-        ("8b", ruleList(trigger: #"{"url-filter":"x","resource-type":["Image"]}"#), .jsonInvalidStringInTriggerFlagsArray),
+        (
+            "8b", ruleList(trigger: #"{"url-filter":"x","resource-type":["Image"]}"#),
+            .jsonInvalidStringInTriggerFlagsArray
+        ),
         ("8c", ruleList(trigger: #"{"url-filter":"x","resource-type":[]}"#), nil),
         ("9", ruleList(trigger: #"{"url-filter":"x","url-filter-is-case-sensitive":"true"}"#), nil),
         (
             "10a", ruleList(trigger: #"{"url-filter":".*"}"#, action: #"{"type":"css-display-none","selector":"a["}"#),
             .jsonContainsNoRules
         ),
-        ("11a", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"css-display-none"}"#),
-            .jsonInvalidCSSDisplayNoneActionType),
+        (
+            "11a", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"css-display-none"}"#),
+            .jsonInvalidCSSDisplayNoneActionType
+        ),
         ("11b", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"notify"}"#), .jsonInvalidNotification),
         ("11c", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"redirect"}"#), .jsonRedirectMissing),
-        ("11d", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"redirect","redirect":{}}"#),
-            .jsonRedirectInvalidType),
-        ("12a", ruleList(trigger: #"{"url-filter":"x"}"#,
-            action: #"{"type":"redirect","redirect":{"transform":{"port":"65536"}}}"#), .jsonRedirectInvalidPort),
-        ("12b", ruleList(trigger: #"{"url-filter":"x"}"#,
-            action: #"{"type":"redirect","redirect":{"transform":{"port":""}}}"#), nil),
-        ("12c", ruleList(trigger: #"{"url-filter":"x"}"#,
-            action: #"{"type":"redirect","redirect":{"transform":{"port":8080}}}"#), nil),
-        ("13a", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"modify-headers","request-headers":[]}"#),
-            .jsonModifyHeadersInvalidPriority),
-        ("13b", ruleList(trigger: #"{"url-filter":"x"}"#,
-            action: #"{"type":"modify-headers","request-headers":[],"priority":0}"#), nil),
+        (
+            "11d", ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"redirect","redirect":{}}"#),
+            .jsonRedirectInvalidType
+        ),
+        (
+            "12a",
+            ruleList(
+                trigger: #"{"url-filter":"x"}"#,
+                action: #"{"type":"redirect","redirect":{"transform":{"port":"65536"}}}"#), .jsonRedirectInvalidPort
+        ),
+        (
+            "12b",
+            ruleList(
+                trigger: #"{"url-filter":"x"}"#,
+                action: #"{"type":"redirect","redirect":{"transform":{"port":""}}}"#), nil
+        ),
+        (
+            "12c",
+            ruleList(
+                trigger: #"{"url-filter":"x"}"#,
+                action: #"{"type":"redirect","redirect":{"transform":{"port":8080}}}"#), nil
+        ),
+        (
+            "13a",
+            ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"modify-headers","request-headers":[]}"#),
+            .jsonModifyHeadersInvalidPriority
+        ),
+        (
+            "13b",
+            ruleList(
+                trigger: #"{"url-filter":"x"}"#,
+                action: #"{"type":"modify-headers","request-headers":[],"priority":0}"#), nil
+        ),
         ("14", #"[{"trigger":{"url-filter":"a","url-filter":"b"},"action":{"type":"block"}}]"#, nil),
         ("15a", #"[{"trigger":{"url-filter":"\x41"},"action":{"type":"block"}}]"#, nil),
         ("15b", "\u{FEFF}" + ruleList(trigger: #"{"url-filter":"a"}"#), .jsonInvalid),
@@ -91,12 +120,14 @@ func firstError(_ json: String) -> ContentRuleListError? {
     }
 
     @Test func item9NonBooleanFlagIgnored() throws {
-        let result = RuleListParser.parse(ruleList(trigger: #"{"url-filter":"x","url-filter-is-case-sensitive":"true"}"#))
+        let result = RuleListParser.parse(
+            ruleList(trigger: #"{"url-filter":"x","url-filter-is-case-sensitive":"true"}"#))
         #expect(try #require(result.rules.first).rule.trigger.urlFilterIsCaseSensitive == false)
     }
 
     @Test func item10InvalidSelectorDropsOnlyThatRule() {
-        let json = #"[{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":"a["}},"#
+        let json =
+            #"[{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":"a["}},"#
             + #"{"trigger":{"url-filter":"x"},"action":{"type":"block"}}]"#
         let result = RuleListParser.parse(json)
         #expect(result.errors.isEmpty)
@@ -109,12 +140,15 @@ func firstError(_ json: String) -> ContentRuleListError? {
 
     @Test func item12NumericPortIgnored() throws {
         let result = RuleListParser.parse(
-            ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"redirect","redirect":{"transform":{"port":8080}}}"#))
+            ruleList(
+                trigger: #"{"url-filter":"x"}"#, action: #"{"type":"redirect","redirect":{"transform":{"port":8080}}}"#)
+        )
         #expect(try #require(result.rules.first).rule.action == .redirect(.transform(URLTransform())))
     }
 
     @Test func item14DuplicateKeyLastWins() throws {
-        let result = RuleListParser.parse(#"[{"trigger":{"url-filter":"a","url-filter":"b"},"action":{"type":"block"}}]"#)
+        let result = RuleListParser.parse(
+            #"[{"trigger":{"url-filter":"a","url-filter":"b"},"action":{"type":"block"}}]"#)
         #expect(try #require(result.rules.first).rule.trigger.urlFilter == "b")
     }
 
@@ -141,7 +175,8 @@ func firstError(_ json: String) -> ContentRuleListError? {
 
     @Test func noRulesOnlyWithoutOtherErrors() {
         #expect(RuleListParser.parse("[5]").diagnostics.map(\.error) == [.jsonInvalidRule])
-        let allDropped = ruleList(trigger: #"{"url-filter":"x"}"#, action: #"{"type":"css-display-none","selector":""}"#)
+        let allDropped = ruleList(
+            trigger: #"{"url-filter":"x"}"#, action: #"{"type":"css-display-none","selector":""}"#)
         let result = RuleListParser.parse(allDropped)
         #expect(result.diagnostics.first?.error == .jsonContainsNoRules)
         #expect(result.diagnostics.count == 2)  // plus the warning
@@ -162,18 +197,26 @@ func firstError(_ json: String) -> ContentRuleListError? {
     static let errorTable: [(String, ContentRuleListError, String)] = [
         (#"5"#, .jsonInvalidTrigger, "trigger"),
         (#"{"url-filter":5}"#, .jsonInvalidURLFilterInTrigger, "trigger.url-filter"),
-        (#"{"url-filter":"x","resource-type":["image",5]}"#, .jsonInvalidStringInTriggerFlagsArray,
-            "trigger.resource-type[1]"),
-        (#"{"url-filter":"x","resource-type":["bad",5]}"#, .jsonInvalidStringInTriggerFlagsArray,
-            "trigger.resource-type[0]"),
-        (#"{"url-filter":"x","load-context":["top"]}"#, .jsonInvalidStringInTriggerFlagsArray,
-            "trigger.load-context[0]"),
+        (
+            #"{"url-filter":"x","resource-type":["image",5]}"#, .jsonInvalidStringInTriggerFlagsArray,
+            "trigger.resource-type[1]"
+        ),
+        (
+            #"{"url-filter":"x","resource-type":["bad",5]}"#, .jsonInvalidStringInTriggerFlagsArray,
+            "trigger.resource-type[0]"
+        ),
+        (
+            #"{"url-filter":"x","load-context":["top"]}"#, .jsonInvalidStringInTriggerFlagsArray,
+            "trigger.load-context[0]"
+        ),
         (#"{"url-filter":"x","load-context":{}}"#, .jsonInvalidTriggerFlagsArray, "trigger.load-context"),
         (#"{"url-filter":"x","request-method":null}"#, .jsonInvalidRequestMethod, "trigger.request-method"),
         (#"{"url-filter":"x","if-domain":["a",""]}"#, .jsonInvalidConditionList, "trigger.if-domain[1]"),
         (#"{"url-filter":"x","if-domain":["A",5]}"#, .jsonInvalidConditionList, "trigger.if-domain[1]"),
-        (#"{"url-filter":"x","if-top-url":["a"],"if-frame-url":["b"]}"#, .jsonMultipleConditions,
-            "trigger.if-frame-url"),
+        (
+            #"{"url-filter":"x","if-top-url":["a"],"if-frame-url":["b"]}"#, .jsonMultipleConditions,
+            "trigger.if-frame-url"
+        ),
         (#"{"url-filter":"x","unless-frame-url":{}}"#, .jsonInvalidConditionList, "trigger.unless-frame-url"),
         (#"{"url-filter":"x","if-domain":["a"],"unless-domain":5}"#, .jsonMultipleConditions, "trigger.unless-domain"),
         // Flags before conditions, whatever the text order.
@@ -189,7 +232,8 @@ func firstError(_ json: String) -> ContentRuleListError? {
     }
 
     @Test func parsedValues() throws {
-        let trigger = #"{"url-filter":"x","url-filter-is-case-sensitive":true,"top-url-filter-is-case-sensitive":true,"#
+        let trigger =
+            #"{"url-filter":"x","url-filter-is-case-sensitive":true,"top-url-filter-is-case-sensitive":true,"#
             + #""frame-url-filter-is-case-sensitive":true,"resource-type":["document","raw"],"#
             + #""load-type":["third-party"],"load-context":["child-frame"],"request-method":"PaTcH","#
             + #""unless-domain":["*example.com"],"_identifier":"not a number","_rulesetIdentifier":5}"#

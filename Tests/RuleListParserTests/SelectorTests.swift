@@ -17,7 +17,8 @@ import Testing
         "p:first-line", "p::first-letter", "::selection", "::marker", "input::placeholder",
         "input::-webkit-input-placeholder", "::-webkit-scrollbar", "::-webkit-scrollbar-thumb:horizontal",
         "::-webkit-some-unknown-part", "::part(label)", "::slotted(span)", "::highlight(x)", "div.\\31 23",
-        "#\\31 a", ".a\\:b", "a /* comment */ b", "a/**/.b", "div:not(:first-child)", ".category-ad:not(html):not(body)",
+        "#\\31 a", ".a\\:b", "a /* comment */ b", "a/**/.b", "div:not(:first-child)",
+        ".category-ad:not(html):not(body)",
         "div > iframe:first-child", "a[href^=\"http://pubads.g.doubleclick.net/\"]", "&", "a:focus-visible",
         "a[href", ":not(.a",
     ]
