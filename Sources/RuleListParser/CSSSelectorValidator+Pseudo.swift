@@ -49,15 +49,20 @@ enum PseudoTables {
 /// What a pseudo-element allows after it in the same compound (WebKit
 /// `isPseudoClassValidAfterPseudoElement`, approximated).
 enum PseudoElementKind {
-    case scrollbar, userAgentPart, part, selection, other
+    case scrollbar, userAgentPart, part, slotted, selection, viewTransition, treeAbiding, other
+
+    /// Logical combinations are valid after any pseudo-element (their content decides).
+    static let logicalCombinations: Set<String> = ["is", "matches", "where", "not", "-webkit-any"]
 
     func allowsAfter(_ pseudoClass: String) -> Bool {
+        if Self.logicalCombinations.contains(pseudoClass) { return true }
         switch self {
         case .scrollbar: return PseudoTables.scrollbarPseudoClasses.contains(pseudoClass)
         case .userAgentPart: return PseudoTables.userActionPseudoClasses.contains(pseudoClass)
         case .part: return !PseudoTables.treeStructuralPseudoClasses.contains(pseudoClass)
         case .selection: return pseudoClass == "window-inactive"
-        case .other: return false
+        case .viewTransition: return pseudoClass == "only-child"
+        case .slotted, .treeAbiding, .other: return false
         }
     }
 }
@@ -78,12 +83,10 @@ extension SelectorParser {
         let argumentStart = i + 1
         i = min(close + 1, end)
         switch name {
-        case "is", "matches", "where":
+        case "is", "matches", "where", "-webkit-any":
             return name  // forgiving selector list: invalid parts are dropped, never an error
         case "not":
             queue(argumentStart, close, .complexList)
-        case "-webkit-any":
-            queue(argumentStart, close, .compoundList)
         case "host":
             queue(argumentStart, close, .compound)
         case "has":
@@ -95,14 +98,11 @@ extension SelectorParser {
         case "nth-child", "nth-last-child":
             guard let afterAnB = parseAnPlusB(from: argumentStart, to: close) else { return nil }
             var k = afterAnB
-            if !onlyWhitespace(k, close) {
-                // `of <complex-selector-list>` after whitespace.
-                guard tokens[k].kind == .whitespace else { return nil }
-                while k < close, tokens[k].kind == .whitespace { k += 1 }
-                guard k < close, tokens[k].kind == .ident, tokens[k].value.lowercased() == "of" else { return nil }
-                k += 1
-                guard k < close, tokens[k].kind == .whitespace else { return nil }
-                queue(k, close, .complexList)
+            while k < close, tokens[k].kind == .whitespace { k += 1 }
+            if k < close {
+                // `of <complex-selector-list>`.
+                guard tokens[k].kind == .ident, tokens[k].value.lowercased() == "of" else { return nil }
+                queue(k + 1, close, .complexList)
             }
         case "nth-of-type", "nth-last-of-type":
             guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), onlyWhitespace(afterAnB, close) else {
@@ -133,8 +133,12 @@ extension SelectorParser {
             if PseudoTables.scrollbarPseudoElements.contains(name) { return .scrollbar }
             if name == "selection" { return .selection }
             if PseudoTables.plainPseudoElements.contains(name) {
-                return name == "placeholder" || name == "file-selector-button" || name == "thumb" || name == "track"
-                    ? .userAgentPart : .other
+                switch name {
+                case "placeholder", "file-selector-button", "thumb", "track", "cue": return .userAgentPart
+                case "before", "after", "marker", "backdrop": return .treeAbiding
+                case "view-transition": return .viewTransition
+                default: return .other
+                }
             }
             // Every `-webkit-` pseudo-element is accepted (user-agent parts and unknown legacy names).
             if name.hasPrefix("-webkit-") { return .userAgentPart }
@@ -146,11 +150,11 @@ extension SelectorParser {
         i = min(close + 1, end)
         switch name {
         case "cue":
-            queue(argumentStart, close, .complexList)
+            queue(argumentStart, close, .compoundList)
             return .other
         case "slotted":
             queue(argumentStart, close, .compound)
-            return .other
+            return .slotted
         case "part":
             var k = argumentStart
             var count = 0
@@ -169,7 +173,7 @@ extension SelectorParser {
             let parts = (argumentStart..<close).filter { tokens[$0].kind != .whitespace }
             guard parts.count == 1 else { return nil }
             let t = tokens[parts[0]]
-            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .other : nil
+            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .viewTransition : nil
         }
     }
 
@@ -189,7 +193,7 @@ extension SelectorParser {
         for (n, index) in parts.enumerated() {
             let kind = tokens[index].kind
             if n % 2 == 0 {
-                guard kind == .ident || kind == .string else { return false }
+                guard kind == .ident || kind == .string, !tokens[index].value.hasPrefix("--") else { return false }
             } else {
                 guard kind == .comma else { return false }
             }

@@ -4,7 +4,7 @@
 ///
 /// Supported: type and universal selectors with `*|` / `|` namespace prefixes (a named prefix is
 /// invalid: no namespace can be declared), `&`, `#id`, `.class`, attribute selectors (`= ~= |= ^= $= *=`,
-/// `i`/`s` flags), the combinators descendant, `>`, `+`, `~`, WebKit's pseudo-classes (including
+/// the `i` flag; WebKit rejects `s`), the combinators descendant, `>`, `+`, `~`, WebKit's pseudo-classes (including
 /// `:not() :is() :matches() :where() :-webkit-any() :has() :nth-*() :lang() :dir() :host() :state()`)
 /// and pseudo-elements (including the single-colon legacy forms and any `::-webkit-` name), CSS
 /// escapes, comments, and blocks left open at the end of the text (closed implicitly, as in CSS).
@@ -46,6 +46,8 @@ struct SelectorParser {
     var end = 0
     var task = SelectorTask(start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false)
     var pending: [SelectorTask] = []
+    /// Whether the compound parsed last contains a pseudo-element.
+    var compoundHasPseudoElement = false
 
     let closers: [Int]
 
@@ -137,13 +139,16 @@ struct SelectorParser {
             let before = i
             skipWhitespace()
             let sawWhitespace = i > before
+            // A pseudo-element ends the selector: no combinator may follow its compound.
             if Self.combinator(peek()) {
+                guard !compoundHasPseudoElement else { return false }
                 i += 1
                 skipWhitespace()
                 guard parseCompound() else { return false }
                 continue
             }
             if sawWhitespace, let token = peek(), token.kind != .comma {
+                guard !compoundHasPseudoElement else { return false }
                 guard parseCompound() else { return false }
                 continue
             }
@@ -154,6 +159,7 @@ struct SelectorParser {
     // MARK: Compound selectors
 
     mutating func parseCompound() -> Bool {
+        compoundHasPseudoElement = false
         var parsedSomething = false
         if let result = parseTypeSelector() {
             guard result else { return false }
@@ -175,28 +181,42 @@ struct SelectorParser {
                 guard pseudoElement == nil, parseAttribute() else { return false }
             case .colon:
                 if peek(1)?.kind == .colon {
-                    guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                    guard task.allowsPseudoElements else { return false }
                     i += 2
                     guard let kind = parsePseudoElement(legacy: false) else { return false }
+                    if let previous = pseudoElement {
+                        // Only ::part() and ::slotted() take a following pseudo-element.
+                        let allowed =
+                            (previous == .part && kind != .part) || (previous == .slotted && kind == .treeAbiding)
+                        guard allowed else { return false }
+                    }
                     pseudoElement = kind
                 } else {
                     i += 1
                     if let name = peek()?.kind == .ident ? peek()?.value.lowercased() : nil,
                         PseudoTables.legacyPseudoElements.contains(name)
                     {
-                        guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                        guard task.allowsPseudoElements else { return false }
+                        let kind: PseudoElementKind = name == "before" || name == "after" ? .treeAbiding : .other
+                        if let previous = pseudoElement {
+                            guard (previous == .part) || (previous == .slotted && kind == .treeAbiding) else {
+                                return false
+                            }
+                        }
                         i += 1
-                        pseudoElement = .other
+                        pseudoElement = kind
                         continue
                     }
                     guard let name = parsePseudoClass() else { return false }
                     if let pseudoElement, !pseudoElement.allowsAfter(name) { return false }
                 }
             default:
+                compoundHasPseudoElement = pseudoElement != nil
                 return parsedSomething
             }
             parsedSomething = true
         }
+        compoundHasPseudoElement = pseudoElement != nil
         return parsedSomething
     }
 
@@ -259,7 +279,7 @@ struct SelectorParser {
         i += 1
         skipWhitespace()
         if let flag = peek(), flag.kind == .ident {
-            guard ["i", "s"].contains(flag.value.lowercased()) else { return false }
+            guard flag.value.lowercased() == "i" else { return false }  // WebKit knows only `i`
             i += 1
             skipWhitespace()
         }

@@ -6,7 +6,7 @@ import Testing
     static let validSelectors: [String] = [
         "a[href*=hsv]", "a[href*='apple.com']", ".hidden", "#ad", "*", "div", "DIV.Ad", "div > p", "div + p",
         "div ~ p", "div p", "div>p+a~b", ".a,.b", "  .a  ,  .b  ", "*|a", "|a", "[*|href]", "[|href]",
-        "a[data-x=\"1\" i]", "a[data-x=y s]", "a[b|=c]", "a[b~=c]", "a[b^=c]", "a[b$=c]", "a[b*=c]", "[ href ]",
+        "a[data-x=\"1\" i]", "a[b|=c]", "a[b~=c]", "a[b^=c]", "a[b$=c]", "a[b*=c]", "[ href ]",
         "a:hover", ":root", "a:first-child:last-child", "li:only-of-type", "input:-webkit-autofill",
         "a:not(.b)", "a:not(.b, .c > d)", ":not(:has(a))", ":is(.a, .b)", ":matches(.a)", ":where(.a)",
         ":is(:unknown-pseudo)", ":where()", "a:-webkit-any(.b, .c)", ":has(> img)", "div:has(+ p, ~ span)",
@@ -20,7 +20,9 @@ import Testing
         "#\\31 a", ".a\\:b", "a /* comment */ b", "a/**/.b", "div:not(:first-child)",
         ".category-ad:not(html):not(body)",
         "div > iframe:first-child", "a[href^=\"http://pubads.g.doubleclick.net/\"]", "&", "a:focus-visible",
-        "a[href", ":not(.a",
+        "a[href", ":not(.a", "p::before:is(.x)", "p::-webkit-scrollbar:hover", "li:nth-child(odd of.x)",
+        "li:nth-child(n -1)", ":-webkit-any(::before)", "::part(a)::before", "::slotted(a)::before",
+        "p::selection:window-inactive",
     ]
 
     static let invalidSelectors: [String] = [
@@ -30,7 +32,9 @@ import Testing
         "a >", "> a", "a > > b", "a {", "a!", "a:nth-child(2n+)", "a:nth-child(foo)", "a:nth-child()",
         "a:nth-of-type(2n of .x)", "a[b=]", "a[b c]", "a[b='c' x]", "a[=b]", "::foo", ":-internal-html-document",
         "::before::after", "a)", "a]", "a:dir()", ":lang()", "::part()", "@a", "a;", "'a'", "a:nth-child(1.5)",
-        "li:nth-child(2n + 1of .x)", "a/**/b",
+        "li:nth-child(2n + 1of .x)", "a/**/b", "a[data-x=y s]", "p::before > a", "p::before a", "p::before:first-child",
+        "li:nth-child(2n + - 1)", "li:nth-child(n + -1)", "li:nth-child(+ n)", ":lang(--x)", "::slotted(a)::selection",
+        "::part(a)::part(b)",
     ]
 
     @Test(arguments: validSelectors)
