@@ -49,15 +49,20 @@ enum PseudoTables {
 /// What a pseudo-element allows after it in the same compound (WebKit
 /// `isPseudoClassValidAfterPseudoElement`, approximated).
 enum PseudoElementKind {
-    case scrollbar, userAgentPart, part, selection, other
+    case scrollbar, userAgentPart, part, slotted, selection, viewTransition, treeAbiding, other
+
+    /// Logical combinations are valid after any pseudo-element (their content decides).
+    static let logicalCombinations: Set<String> = ["is", "matches", "where", "not", "-webkit-any"]
 
     func allowsAfter(_ pseudoClass: String) -> Bool {
+        if Self.logicalCombinations.contains(pseudoClass) { return true }
         switch self {
         case .scrollbar: return PseudoTables.scrollbarPseudoClasses.contains(pseudoClass)
         case .userAgentPart: return PseudoTables.userActionPseudoClasses.contains(pseudoClass)
         case .part: return !PseudoTables.treeStructuralPseudoClasses.contains(pseudoClass)
         case .selection: return pseudoClass == "window-inactive"
-        case .other: return false
+        case .viewTransition: return pseudoClass == "only-child"
+        case .slotted, .treeAbiding, .other: return false
         }
     }
 }
@@ -74,17 +79,14 @@ extension SelectorParser {
             return name
         }
         guard token.kind == .function, PseudoTables.functionalPseudoClasses.contains(name) else { return nil }
-        let close = blockEnd(from: i + 1, closer: .rightParen)
-        guard close >= 0 else { return nil }
+        let close = blockEnd(opener: i)
         let argumentStart = i + 1
         i = min(close + 1, end)
         switch name {
-        case "is", "matches", "where":
+        case "is", "matches", "where", "-webkit-any":
             return name  // forgiving selector list: invalid parts are dropped, never an error
         case "not":
             queue(argumentStart, close, .complexList)
-        case "-webkit-any":
-            queue(argumentStart, close, .compoundList)
         case "host":
             queue(argumentStart, close, .compound)
         case "has":
@@ -96,17 +98,16 @@ extension SelectorParser {
         case "nth-child", "nth-last-child":
             guard let afterAnB = parseAnPlusB(from: argumentStart, to: close) else { return nil }
             var k = afterAnB
+            while k < close, tokens[k].kind == .whitespace { k += 1 }
             if k < close {
-                // `of <complex-selector-list>` after whitespace.
-                guard tokens[k].kind == .whitespace else { return nil }
-                while k < close, tokens[k].kind == .whitespace { k += 1 }
-                guard k < close, tokens[k].kind == .ident, tokens[k].value.lowercased() == "of" else { return nil }
-                k += 1
-                guard k < close, tokens[k].kind == .whitespace else { return nil }
-                queue(k, close, .complexList)
+                // `of <complex-selector-list>`.
+                guard tokens[k].kind == .ident, tokens[k].value.lowercased() == "of" else { return nil }
+                queue(k + 1, close, .complexList)
             }
         case "nth-of-type", "nth-last-of-type":
-            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), afterAnB == close else { return nil }
+            guard let afterAnB = parseAnPlusB(from: argumentStart, to: close), onlyWhitespace(afterAnB, close) else {
+                return nil
+            }
         case "lang":
             guard validLangList(argumentStart, close) else { return nil }
         case "dir", "state":
@@ -119,7 +120,8 @@ extension SelectorParser {
 
     mutating func queue(_ start: Int, _ end: Int, _ grammar: SelectorTask.Grammar) {
         pending.append(
-            SelectorTask(start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
+            SelectorTask(
+                start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
     }
 
     /// Parses a pseudo-element after `::`; `nil` when invalid.
@@ -131,25 +133,28 @@ extension SelectorParser {
             if PseudoTables.scrollbarPseudoElements.contains(name) { return .scrollbar }
             if name == "selection" { return .selection }
             if PseudoTables.plainPseudoElements.contains(name) {
-                return name == "placeholder" || name == "file-selector-button" || name == "thumb" || name == "track"
-                    ? .userAgentPart : .other
+                switch name {
+                case "placeholder", "file-selector-button", "thumb", "track", "cue": return .userAgentPart
+                case "before", "after", "marker", "backdrop": return .treeAbiding
+                case "view-transition": return .viewTransition
+                default: return .other
+                }
             }
             // Every `-webkit-` pseudo-element is accepted (user-agent parts and unknown legacy names).
             if name.hasPrefix("-webkit-") { return .userAgentPart }
             return nil
         }
         guard token.kind == .function, PseudoTables.functionalPseudoElements.contains(name) else { return nil }
-        let close = blockEnd(from: i + 1, closer: .rightParen)
-        guard close >= 0 else { return nil }
+        let close = blockEnd(opener: i)
         let argumentStart = i + 1
         i = min(close + 1, end)
         switch name {
         case "cue":
-            queue(argumentStart, close, .complexList)
+            queue(argumentStart, close, .compoundList)
             return .other
         case "slotted":
             queue(argumentStart, close, .compound)
-            return .other
+            return .slotted
         case "part":
             var k = argumentStart
             var count = 0
@@ -168,8 +173,12 @@ extension SelectorParser {
             let parts = (argumentStart..<close).filter { tokens[$0].kind != .whitespace }
             guard parts.count == 1 else { return nil }
             let t = tokens[parts[0]]
-            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .other : nil
+            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .viewTransition : nil
         }
+    }
+
+    func onlyWhitespace(_ start: Int, _ end: Int) -> Bool {
+        (start..<end).allSatisfy { tokens[$0].kind == .whitespace }
     }
 
     func singleIdent(_ start: Int, _ end: Int) -> Bool {
@@ -184,7 +193,7 @@ extension SelectorParser {
         for (n, index) in parts.enumerated() {
             let kind = tokens[index].kind
             if n % 2 == 0 {
-                guard kind == .ident || kind == .string else { return false }
+                guard kind == .ident || kind == .string, !tokens[index].value.hasPrefix("--") else { return false }
             } else {
                 guard kind == .comma else { return false }
             }
@@ -193,7 +202,7 @@ extension SelectorParser {
     }
 
     /// Parses `<an+b>` (CSS Syntax §6.2) in `start..<end`, after leading whitespace; returns the
-    /// index after it and any trailing whitespace, or `nil` when invalid.
+    /// index just after it, or `nil` when invalid.
     func parseAnPlusB(from start: Int, to end: Int) -> Int? {
         var k = start
         func skip() { while k < end, tokens[k].kind == .whitespace { k += 1 } }
@@ -272,7 +281,6 @@ extension SelectorParser {
         default:
             return nil
         }
-        skip()
         return k
     }
 }

@@ -4,7 +4,7 @@
 ///
 /// Supported: type and universal selectors with `*|` / `|` namespace prefixes (a named prefix is
 /// invalid: no namespace can be declared), `&`, `#id`, `.class`, attribute selectors (`= ~= |= ^= $= *=`,
-/// `i`/`s` flags), the combinators descendant, `>`, `+`, `~`, WebKit's pseudo-classes (including
+/// the `i` flag; WebKit rejects `s`), the combinators descendant, `>`, `+`, `~`, WebKit's pseudo-classes (including
 /// `:not() :is() :matches() :where() :-webkit-any() :has() :nth-*() :lang() :dir() :host() :state()`)
 /// and pseudo-elements (including the single-colon legacy forms and any `::-webkit-` name), CSS
 /// escapes, comments, and blocks left open at the end of the text (closed implicitly, as in CSS).
@@ -46,12 +46,20 @@ struct SelectorParser {
     var end = 0
     var task = SelectorTask(start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false)
     var pending: [SelectorTask] = []
+    /// Whether the compound parsed last contains a pseudo-element.
+    var compoundHasPseudoElement = false
 
-    init(tokens: [CSSToken]) { self.tokens = tokens }
+    let closers: [Int]
+
+    init(tokens: [CSSToken]) {
+        self.tokens = tokens
+        closers = Self.matchBlocks(tokens)
+    }
 
     mutating func run() -> Bool {
         pending.append(
-            SelectorTask(start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
+            SelectorTask(
+                start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
         while let next = pending.popLast() {
             task = next
             i = next.start
@@ -67,21 +75,29 @@ struct SelectorParser {
     func isDelim(_ token: CSSToken?, _ c: String) -> Bool { token?.kind == .delim && token?.value == c }
     mutating func skipWhitespace() { while peek()?.kind == .whitespace { i += 1 } }
 
-    /// Index of the token closing the block opened just before `from` (auto-closed at `end`).
-    func blockEnd(from: Int, closer: CSSToken.Kind) -> Int {
-        var depth = 0
-        var k = from
-        while k < end {
-            switch tokens[k].kind {
-            case .function, .leftParen, .leftBracket, .leftBrace: depth += 1
+    /// Index of the token closing the block opened at `opener` (a function, `(`, `[` or `{`), or the
+    /// end of the current range when the block is left open (CSS closes it implicitly).
+    func blockEnd(opener: Int) -> Int { min(closers[opener], end) }
+
+    /// For each opening token, the index of its closing token (`tokens.count` when never closed).
+    /// A closing token of another kind inside a block is an ordinary token of that block, as in CSS.
+    static func matchBlocks(_ tokens: [CSSToken]) -> [Int] {
+        var closers = Array(repeating: tokens.count, count: tokens.count)
+        var open: [(index: Int, closer: CSSToken.Kind)] = []
+        for (index, token) in tokens.enumerated() {
+            switch token.kind {
+            case .function, .leftParen: open.append((index, .rightParen))
+            case .leftBracket: open.append((index, .rightBracket))
+            case .leftBrace: open.append((index, .rightBrace))
             case .rightParen, .rightBracket, .rightBrace:
-                if depth == 0 { return tokens[k].kind == closer ? k : -1 }
-                depth -= 1
+                if let top = open.last, top.closer == token.kind {
+                    closers[top.index] = index
+                    open.removeLast()
+                }
             default: break
             }
-            k += 1
         }
-        return end
+        return closers
     }
 
     // MARK: Lists
@@ -123,13 +139,16 @@ struct SelectorParser {
             let before = i
             skipWhitespace()
             let sawWhitespace = i > before
+            // A pseudo-element ends the selector: no combinator may follow its compound.
             if Self.combinator(peek()) {
+                guard !compoundHasPseudoElement else { return false }
                 i += 1
                 skipWhitespace()
                 guard parseCompound() else { return false }
                 continue
             }
             if sawWhitespace, let token = peek(), token.kind != .comma {
+                guard !compoundHasPseudoElement else { return false }
                 guard parseCompound() else { return false }
                 continue
             }
@@ -140,6 +159,7 @@ struct SelectorParser {
     // MARK: Compound selectors
 
     mutating func parseCompound() -> Bool {
+        compoundHasPseudoElement = false
         var parsedSomething = false
         if let result = parseTypeSelector() {
             guard result else { return false }
@@ -161,28 +181,42 @@ struct SelectorParser {
                 guard pseudoElement == nil, parseAttribute() else { return false }
             case .colon:
                 if peek(1)?.kind == .colon {
-                    guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                    guard task.allowsPseudoElements else { return false }
                     i += 2
                     guard let kind = parsePseudoElement(legacy: false) else { return false }
+                    if let previous = pseudoElement {
+                        // Only ::part() and ::slotted() take a following pseudo-element.
+                        let allowed =
+                            (previous == .part && kind != .part) || (previous == .slotted && kind == .treeAbiding)
+                        guard allowed else { return false }
+                    }
                     pseudoElement = kind
                 } else {
                     i += 1
                     if let name = peek()?.kind == .ident ? peek()?.value.lowercased() : nil,
                         PseudoTables.legacyPseudoElements.contains(name)
                     {
-                        guard task.allowsPseudoElements, pseudoElement == nil else { return false }
+                        guard task.allowsPseudoElements else { return false }
+                        let kind: PseudoElementKind = name == "before" || name == "after" ? .treeAbiding : .other
+                        if let previous = pseudoElement {
+                            guard (previous == .part) || (previous == .slotted && kind == .treeAbiding) else {
+                                return false
+                            }
+                        }
                         i += 1
-                        pseudoElement = .other
+                        pseudoElement = kind
                         continue
                     }
                     guard let name = parsePseudoClass() else { return false }
                     if let pseudoElement, !pseudoElement.allowsAfter(name) { return false }
                 }
             default:
+                compoundHasPseudoElement = pseudoElement != nil
                 return parsedSomething
             }
             parsedSomething = true
         }
+        compoundHasPseudoElement = pseudoElement != nil
         return parsedSomething
     }
 
@@ -208,8 +242,7 @@ struct SelectorParser {
     }
 
     mutating func parseAttribute() -> Bool {
-        let close = blockEnd(from: i + 1, closer: .rightBracket)
-        guard close >= 0 else { return false }
+        let close = blockEnd(opener: i)
         let outerEnd = end
         end = close
         i += 1
@@ -246,7 +279,7 @@ struct SelectorParser {
         i += 1
         skipWhitespace()
         if let flag = peek(), flag.kind == .ident {
-            guard ["i", "s"].contains(flag.value.lowercased()) else { return false }
+            guard flag.value.lowercased() == "i" else { return false }  // WebKit knows only `i`
             i += 1
             skipWhitespace()
         }

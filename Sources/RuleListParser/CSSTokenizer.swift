@@ -31,7 +31,10 @@ struct CSSTokenizer {
         var previousCR = false
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\r": out.append("\n"); previousCR = true; continue
+            case "\r":
+                out.append("\n")
+                previousCR = true
+                continue
             case "\n": if !previousCR { out.append("\n") }
             case "\u{0C}": out.append("\n")
             case "\u{0}": out.append("\u{FFFD}")
@@ -129,12 +132,18 @@ struct CSSTokenizer {
             text.unicodeScalars.append(c)
             i += 1
         }
-        while let c = at(i), Self.isDigit(c) { text.unicodeScalars.append(c); i += 1 }
+        while let c = at(i), Self.isDigit(c) {
+            text.unicodeScalars.append(c)
+            i += 1
+        }
         if at(i) == ".", let d = at(i + 1), Self.isDigit(d) {
             isInteger = false
             text += "."
             i += 1
-            while let c = at(i), Self.isDigit(c) { text.unicodeScalars.append(c); i += 1 }
+            while let c = at(i), Self.isDigit(c) {
+                text.unicodeScalars.append(c)
+                i += 1
+            }
         }
         if let e = at(i), e == "e" || e == "E" {
             var k = i + 1
@@ -144,7 +153,10 @@ struct CSSTokenizer {
                 text += "e"
                 if let sign = at(i + 1), sign == "+" || sign == "-" { text.unicodeScalars.append(sign) }
                 i = k
-                while let c = at(i), Self.isDigit(c) { text.unicodeScalars.append(c); i += 1 }
+                while let c = at(i), Self.isDigit(c) {
+                    text.unicodeScalars.append(c)
+                    i += 1
+                }
             }
         }
         return (Double(text) ?? 0, isInteger, hasSign)
@@ -267,15 +279,33 @@ struct CSSTokenizer {
                 let isID = startsIdent(i)
                 return CSSToken(kind: .hash(isID: isID), value: consumeName())
             }
-        case "(": i += 1; return CSSToken(kind: .leftParen)
-        case ")": i += 1; return CSSToken(kind: .rightParen)
-        case "[": i += 1; return CSSToken(kind: .leftBracket)
-        case "]": i += 1; return CSSToken(kind: .rightBracket)
-        case "{": i += 1; return CSSToken(kind: .leftBrace)
-        case "}": i += 1; return CSSToken(kind: .rightBrace)
-        case ",": i += 1; return CSSToken(kind: .comma)
-        case ":": i += 1; return CSSToken(kind: .colon)
-        case ";": i += 1; return CSSToken(kind: .semicolon)
+        case "(":
+            i += 1
+            return CSSToken(kind: .leftParen)
+        case ")":
+            i += 1
+            return CSSToken(kind: .rightParen)
+        case "[":
+            i += 1
+            return CSSToken(kind: .leftBracket)
+        case "]":
+            i += 1
+            return CSSToken(kind: .rightBracket)
+        case "{":
+            i += 1
+            return CSSToken(kind: .leftBrace)
+        case "}":
+            i += 1
+            return CSSToken(kind: .rightBrace)
+        case ",":
+            i += 1
+            return CSSToken(kind: .comma)
+        case ":":
+            i += 1
+            return CSSToken(kind: .colon)
+        case ";":
+            i += 1
+            return CSSToken(kind: .semicolon)
         case "+", ".":
             if startsNumber(i) { return consumeNumeric() }
         case "-":

@@ -38,9 +38,12 @@ public enum JSONReader {
         return array.withUnsafeBufferPointer { parseBuffer($0) }
     }
 
-    private enum Frame {
-        case array([JSONValue])
-        case object(JSONObject, key: String)
+    /// An open container. Mutated in place on the stack so that appending never copies.
+    private struct Frame {
+        var isArray: Bool
+        var elements: [JSONValue] = []
+        var object = JSONObject()
+        var key = ""
     }
 
     private static func parseBuffer(_ b: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONSyntaxError> {
@@ -88,7 +91,7 @@ public enum JSONReader {
                         i += 1
                         value = .array([])
                     } else {
-                        stack.append(.array([]))
+                        stack.append(Frame(isArray: true))
                         continue outer
                     }
                 case UInt8(ascii: "{"):
@@ -99,54 +102,56 @@ public enum JSONReader {
                         value = .object(JSONObject())
                     } else {
                         let key = try objectKey()
-                        stack.append(.object(JSONObject(), key: key))
+                        stack.append(Frame(isArray: false, key: key))
                         continue outer
                     }
                 case UInt8(ascii: "\""): value = .string(try string())
-                case UInt8(ascii: "t"): try literal("true"); value = .bool(true)
-                case UInt8(ascii: "f"): try literal("false"); value = .bool(false)
-                case UInt8(ascii: "n"): try literal("null"); value = .null
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = .null
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try number())
                 default: throw fail("unexpected character, expected a value")
                 }
                 // A value is complete: attach it to its container, closing containers as they end.
                 while true {
-                    guard var frame = stack.popLast() else {
+                    guard !stack.isEmpty else {
                         result = value
                         break outer
                     }
+                    let top = stack.count - 1
                     skipWhitespace()
-                    switch frame {
-                    case .array(var elements):
-                        frame = .array([])  // drop the frame's reference so `elements` is unique (no O(n) copy)
-                        elements.append(value)
+                    if stack[top].isArray {
+                        stack[top].elements.append(value)
                         guard let c = peek() else { throw fail("unexpected end of input in an array") }
                         if c == UInt8(ascii: ",") {
                             i += 1
                             skipWhitespace()
                             if peek() == UInt8(ascii: "]") { throw fail("trailing comma in an array") }
-                            stack.append(.array(elements))
                             continue outer
                         } else if c == UInt8(ascii: "]") {
                             i += 1
-                            value = .array(elements)
+                            value = .array(stack.removeLast().elements)
                         } else {
                             throw fail("expected ',' or ']' in an array")
                         }
-                    case .object(var object, let key):
-                        frame = .array([])  // as above: keep `object` uniquely referenced
-                        object[key] = value
+                    } else {
+                        stack[top].object[stack[top].key] = value
                         guard let c = peek() else { throw fail("unexpected end of input in an object") }
                         if c == UInt8(ascii: ",") {
                             i += 1
                             skipWhitespace()
                             if peek() == UInt8(ascii: "}") { throw fail("trailing comma in an object") }
-                            let key = try objectKey()
-                            stack.append(.object(object, key: key))
+                            stack[top].key = try objectKey()
                             continue outer
                         } else if c == UInt8(ascii: "}") {
                             i += 1
-                            value = .object(object)
+                            value = .object(stack.removeLast().object)
                         } else {
                             throw fail("expected ',' or '}' in an object")
                         }

@@ -74,9 +74,8 @@ public struct JSONObject: Sendable, Hashable {
     public func integer(_ key: String) -> Int? {
         guard case .number(let value)? = storage[key] else { return nil }
         if value.isNaN { return Int(Int32.min) }
-        let truncated = value.rounded(.towardZero)
-        if truncated >= Double(Int32.max) { return Int(Int32.max) }
-        if truncated <= Double(Int32.min) { return Int(Int32.min) }
-        return Int(truncated)
+        if value >= Double(Int32.max) { return Int(Int32.max) }
+        if value <= Double(Int32.min) { return Int(Int32.min) }
+        return Int(value)  // truncates toward zero
     }
 }

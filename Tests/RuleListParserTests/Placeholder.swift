@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderRuleListParserTests() { #expect(Bool(true)) }
