@@ -33,6 +33,14 @@ import Testing
         return headers
     }
 
+    /// Observed values that are not WebKit's content-blocker output, with what WebKit's source gives.
+    /// `protocol://try_to_promote`: WebKit's URLParser does not add a path to a non-special URL with
+    /// a host (`URLParser.cpp`, final state `Host`: `m_pathEnd = m_hostEnd + m_portLength` when not
+    /// special), as the URL Standard says; the layout test printed the URL as another layer reported it.
+    static let sourceOverrides: [String: String] = [
+        "protocol://try_to_promote/": "protocol://try_to_promote"
+    ]
+
     @Test func dataIsPresent() { #expect(Self.cases.count == 32) }
 
     @Test(arguments: cases.indices)
@@ -77,7 +85,10 @@ import Testing
             #expect(list?.notifications == performed["notifications"] as? [String], "\(context): performed notes")
         }
         if let requested = outcome["requestedURL"] as? String {
-            #expect(results.requestURL.serialization == requested.replacingOccurrences(of: "PORT", with: "8000"), "\(context): requested URL")
+            let expectedURL = requested.replacingOccurrences(of: "PORT", with: "8000")
+            #expect(
+                results.requestURL.serialization == Self.sourceOverrides[expectedURL, default: expectedURL],
+                "\(context): requested URL")
         }
         if let modified = outcome["performedActionModifiedHeaders"] as? Bool {
             #expect(results.modifiedHeaders == modified, "\(context): modified headers")
