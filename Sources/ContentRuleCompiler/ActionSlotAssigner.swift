@@ -83,7 +83,8 @@ struct ActionSlotAssigner {
                         isGlobal: isFirstSegment && isUniversal && rule.trigger.hasNoFlags))
             }
         case .ignorePreviousRules:
-            ruleSlots[ruleNumber] = Self.slot(in: &ignorePreviousSlots, flags: flags, action: rule.action, actions: &actions)
+            ruleSlots[ruleNumber] = Self.slot(
+                in: &ignorePreviousSlots, flags: flags, action: rule.action, actions: &actions)
         case .block, .blockCookies, .makeHTTPS:
             ruleSlots[ruleNumber] = Self.slot(
                 in: &simpleSlots[type, default: [:]], flags: flags, action: rule.action, actions: &actions)

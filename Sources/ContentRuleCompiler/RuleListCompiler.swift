@@ -35,7 +35,8 @@ public enum RuleListCompiler {
     ///
     /// - Returns: the compiled list (`nil` if a pattern is invalid) and the pattern errors
     ///   (`JSONInvalidRegex` with the url-filter parser's reason as detail), one per faulty rule.
-    public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic]) {
+    public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic])
+    {
         var diagnostics: [RuleListDiagnostic] = []
         var compiledPatterns: [(urlFilter: CompiledPattern, condition: CompiledCondition?)] = []
         compiledPatterns.reserveCapacity(rules.count)
@@ -72,12 +73,16 @@ public enum RuleListCompiler {
     }
 
     /// Parses a rule's url-filter and condition patterns; the first invalid one is the rule's error.
-    static func compilePatterns(of parsed: ParsedRule) -> Swift.Result<
-        (urlFilter: CompiledPattern, condition: CompiledCondition?), RuleListDiagnostic
-    > {
+    static func compilePatterns(of parsed: ParsedRule)
+        -> Swift.Result<
+            (urlFilter: CompiledPattern, condition: CompiledCondition?), RuleListDiagnostic
+        >
+    {
         let trigger = parsed.rule.trigger
         let urlFilter: CompiledPattern
-        switch compilePattern(trigger.urlFilter, source: trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive) {
+        switch compilePattern(
+            trigger.urlFilter, source: trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive)
+        {
         case .success(let pattern): urlFilter = pattern
         case .failure(let status):
             return .failure(patternError(status, rule: parsed.index, keyPath: "trigger.url-filter"))
@@ -93,15 +98,18 @@ public enum RuleListCompiler {
             case .success(let compiled): patterns.append(compiled)
             case .failure(let status):
                 return .failure(
-                    patternError(status, rule: parsed.index, keyPath: "trigger.\(condition.kind.rawValue)[\(position)]"))
+                    patternError(status, rule: parsed.index, keyPath: "trigger.\(condition.kind.rawValue)[\(position)]")
+                )
             }
         }
         return .success((urlFilter, CompiledCondition(kind: condition.kind, patterns: patterns)))
     }
 
-    static func compilePattern(_ pattern: String, source: String, caseSensitive: Bool) -> Swift.Result<
-        CompiledPattern, PatternFailure
-    > {
+    static func compilePattern(_ pattern: String, source: String, caseSensitive: Bool)
+        -> Swift.Result<
+            CompiledPattern, PatternFailure
+        >
+    {
         let parsed = URLFilter.parse(pattern, caseSensitive: caseSensitive)
         switch parsed.status {
         case .matchesEverything:

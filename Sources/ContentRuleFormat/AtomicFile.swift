@@ -18,7 +18,8 @@ public enum AtomicFile {
         var template = Array((directory + "/.tmp-content-blocker-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure(path, "create temporary file") }
-        let temporaryPath = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporaryPath = String(
+            decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var succeeded = false
         defer {
             if !succeeded { unlink(temporaryPath) }

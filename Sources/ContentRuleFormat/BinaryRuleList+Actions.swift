@@ -35,7 +35,9 @@ extension ByteWriter {
     }
 
     mutating func encode(_ transform: URLTransform) {
-        for member in [transform.fragment, transform.host, transform.password, transform.path] { optionalString(member) }
+        for member in [transform.fragment, transform.host, transform.password, transform.path] {
+            optionalString(member)
+        }
         switch transform.port {
         case nil: u8(0)
         case .remove?: u8(1)
@@ -77,7 +79,9 @@ extension ByteReader {
     mutating func decodeAction() throws(BinaryRuleListError) -> Action {
         let start = offset
         let tag = Int(try u8())
-        guard tag < ActionType.allCases.count else { throw .malformed(offset: start, reason: "unknown action type \(tag)") }
+        guard tag < ActionType.allCases.count else {
+            throw .malformed(offset: start, reason: "unknown action type \(tag)")
+        }
         switch ActionType.allCases[tag] {
         case .block: return .block
         case .blockCookies: return .blockCookies

@@ -154,7 +154,8 @@ extension ByteReader {
     }
 
     mutating func decodePattern() throws(BinaryRuleListError) -> CompiledPattern {
-        var pattern = CompiledPattern(source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
+        var pattern = CompiledPattern(
+            source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
         if try bool() {
             pattern.literal = LiteralPattern(text: try string(), anchoredAtStart: try bool(), anchoredAtEnd: try bool())
         }

@@ -100,7 +100,8 @@ public enum ContentRuleListError: String, Sendable, Hashable, CaseIterable, Erro
         case .jsonModifyHeadersInvalidOperation:
             return "A modify-headers operation must have an operation that is either \"set\", \"append\", or \"remove\""
         case .jsonModifyHeadersMissingHeader: return "A modify-headers operation must have a header"
-        case .jsonModifyHeadersMissingValue: return "A modify-headers operation of \"set\" or \"append\" must have a value"
+        case .jsonModifyHeadersMissingValue:
+            return "A modify-headers operation of \"set\" or \"append\" must have a value"
         case .jsonModifyHeadersInvalidPriority: return "A priority must be a positive integer"
         case .errorWritingSerializedNFA: return "Internal I/O error"
         }

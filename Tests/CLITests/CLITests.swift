@@ -55,7 +55,9 @@ import Testing
         return url.path
     }
 
-    @Test(arguments: [["--help"], ["check", "--help"], ["compile", "--help"], ["match", "--help"], ["inspect", "-h"]])
+    @Test(arguments: [
+        ["--help"], ["check", "--help"], ["compile", "--help"], ["match", "--help"], ["inspect", "-h"],
+    ])
     func help(_ arguments: [String]) throws {
         let run = try Self.run(arguments)
         #expect(run.status == 0)
@@ -92,7 +94,9 @@ import Testing
                 == "\(path): rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
         )
         #expect(lines.dropFirst().first?.hasPrefix("\(path): rule 3: action.type: Invalid action type.") == true)
-        #expect(lines.last?.hasPrefix("\(path): rule 1: trigger.url-filter: Invalid or unsupported regular expression.") == true)
+        #expect(
+            lines.last?.hasPrefix("\(path): rule 1: trigger.url-filter: Invalid or unsupported regular expression.")
+                == true)
         #expect(run.stdout == "\(path): invalid (3 errors)\n")
     }
 
@@ -107,7 +111,8 @@ import Testing
 
     @Test func compileInvalidWritesNothingAndKeepsOldOutput() throws {
         let directory = try Self.temporaryDirectory()
-        let bad = try Self.write(#"[{"trigger":{"url-filter":"a{2}"},"action":{"type":"block"}}]"#, "bad.json", in: directory)
+        let bad = try Self.write(
+            #"[{"trigger":{"url-filter":"a{2}"},"action":{"type":"block"}}]"#, "bad.json", in: directory)
         let output = directory.appendingPathComponent("out.cbrl").path
         let first = try Self.run(["compile", bad, "-o", output])
         #expect(first.status == 1)
@@ -115,7 +120,9 @@ import Testing
         try Data("previous".utf8).write(to: URL(fileURLWithPath: output))
         _ = try Self.run(["compile", bad, "-o", output])
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix(".tmp")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -147,7 +154,8 @@ import Testing
              {"trigger":{"url-filter":"upgrade"},"action":{"type":"make-https"}}]
             """, "demo.json", in: directory)
         let blocked = try Self.run([
-            "match", list, "--url", "https://cdn.tracker.test/t.js", "--top-url", "https://news.example/", "--type", "script",
+            "match", list, "--url", "https://cdn.tracker.test/t.js", "--top-url", "https://news.example/", "--type",
+            "script",
         ])
         #expect(blocked.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(blocked.stdout.utf8)) as? [String: Any])

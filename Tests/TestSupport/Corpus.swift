@@ -42,7 +42,8 @@ public enum Corpus {
                 let url = object["url"] as? String, let frame = object["frameUrl"] as? String,
                 let type = object["cpt"] as? String
             else { continue }
-            requests.append(Request(url: url, mainDocumentURL: frame, resourceType: webKitResourceType(chromeType: type)))
+            requests.append(
+                Request(url: url, mainDocumentURL: frame, resourceType: webKitResourceType(chromeType: type)))
         }
         return requests
     }
@@ -50,7 +51,8 @@ public enum Corpus {
     /// A rule list of `../shared/corpus/rules` as a JSON array text (`.ndjson` lines are wrapped).
     public static func ruleListText(_ relativePath: String) throws -> String? {
         guard let shared = TestData.shared else { return nil }
-        let text = try String(contentsOf: shared.appendingPathComponent("corpus/rules/\(relativePath)"), encoding: .utf8)
+        let text = try String(
+            contentsOf: shared.appendingPathComponent("corpus/rules/\(relativePath)"), encoding: .utf8)
         guard relativePath.hasSuffix(".ndjson") else { return text }
         return "[" + text.split(separator: "\n").filter { !$0.isEmpty }.joined(separator: ",") + "]"
     }
