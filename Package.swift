@@ -70,5 +70,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "RobustnessTests", dependencies: ["ContentRuleCompiler", "ContentRuleFormat", "TestSupport"],
+            swiftSettings: strict),
     ]
 )
