@@ -1,6 +1,7 @@
 import ContentRuleModel
 import Foundation
 import RuleListParser
+import TestSupport
 import Testing
 
 /// WebKit's own parsing tests (Tests/Data/conformance/webkit/parsing-errors.json) and the field
@@ -54,7 +55,7 @@ import Testing
 
     /// Every field case and variant with a single rule list (control runs excluded).
     static func fieldCases() throws -> [FieldCase] {
-        let directory = TestData.conformanceDirectory.appendingPathComponent("field")
+        let directory = TestData.conformance.appendingPathComponent("field")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") }.sorted()
         var result: [FieldCase] = []

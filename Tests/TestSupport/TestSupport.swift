@@ -21,6 +21,14 @@ public enum TestData {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url), options: [.fragmentsAllowed])
     }
 
+    /// A conformance file (path relative to `Tests/Data/conformance`) as a JSON object.
+    public static func jsonObject(_ relativePath: String) throws -> [String: Any] {
+        guard let object = try json(conformance.appendingPathComponent(relativePath)) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return object
+    }
+
     /// The `cases` array of a conformance file.
     public static func cases(_ relativePath: String) throws -> [[String: Any]] {
         let object = try json(conformance.appendingPathComponent(relativePath)) as? [String: Any]
