@@ -54,6 +54,21 @@ func runWorkload(_ arguments: [String]) throws -> Int32 {
     var recorded: [String: Int] = [:]
     let encoder = JSONEncoder()
     for set in workload.requestSets {
+        if record {
+            // Once per workload: the reference matcher's blocked counts for every mode's prefix.
+            let reference = OurEngine.reference(list)
+            let all = try Corpus.requests(
+                source: set.source, corpus: corpus, repoRoot: repo, limit: set.limit.values.max() ?? Int.max)
+            var blockedAt: [Int] = [0]
+            for request in all {
+                let hit = request.loadInfo().map(reference.blocks) ?? false
+                blockedAt.append(blockedAt.last! + (hit ? 1 : 0))
+            }
+            for (name, limit) in set.limit.sorted(by: { $0.key < $1.key }) {
+                print("RECORD \(workload.name) \(set.source) \(name) \(blockedAt[min(limit, all.count)])")
+            }
+            continue
+        }
         let limit = set.limit[mode] ?? Int.max
         let requests = try Corpus.requests(source: set.source, corpus: corpus, repoRoot: repo, limit: limit)
         var usable: [BenchRequest] = []
