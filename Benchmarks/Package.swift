@@ -17,6 +17,6 @@ let package = Package(
                 "CCallgrind",
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
-        )
+        ),
     ]
 )

@@ -49,7 +49,7 @@ def main():
     out = [record(workload, "hyperscan", peer, "parse+compile", "ms", stats, rules=len(patterns),
                   note="block url-filters only; %d rejected by Hyperscan" % dropped)]
     blob = hyperscan.dumpb(db)
-    stats, _ = timed(runs, lambda: hyperscan.loadb(blob))
+    stats, _ = timed(runs, lambda: hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK))
     out.append(record(workload, "hyperscan", peer, "load", "ms", stats, bytes=len(blob), peakRSSMiB=peak_rss_mib()))
     scratch = hyperscan.Scratch(db)
     db.scratch = scratch

@@ -72,7 +72,7 @@ def main():
     if not series:
         return
     fig, ax = plt.subplots(figsize=(10, 0.45 * len(series) + 1.5))
-    ax.boxplot([v for _, v in series], vert=False, whis=(1, 99), showfliers=False)
+    ax.boxplot([v for _, v in series], orientation="horizontal", whis=(1, 99), showfliers=False)
     ax.set_yticks(range(1, len(series) + 1), [n for n, _ in series], fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("per-request latency (µs, log scale; box: quartiles, whiskers: p1–p99)")

@@ -33,7 +33,9 @@ struct PhaseRunner {
         let (compileTime, compiled) = timeRuns(runs) {
             RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
         }
-        guard let list = compiled.0 else { throw BenchError.failed("compile: \(compiled.1.first.map { "\($0)" } ?? "")") }
+        guard let list = compiled.0 else {
+            throw BenchError.failed("compile: \(compiled.1.first.map { "\($0)" } ?? "")")
+        }
         record = Record(workload: workload, engine: "ours", peer: peer, phase: "compile", unit: "ms")
         record.set(compileTime)
         record.rules = ruleCount

@@ -58,8 +58,9 @@ enum Corpus {
     }
 
     /// Concatenates the workload's rule files into one JSON array (rules re-serialized as given).
-    static func assembleRules(_ workload: Workload, corpus: String?, repoRoot: String) throws -> (json: [UInt8], count: Int)
-    {
+    static func assembleRules(_ workload: Workload, corpus: String?, repoRoot: String) throws -> (
+        json: [UInt8], count: Int
+    ) {
         var files: [String]
         if let corpus {
             files = workload.rules.map { corpus + "/" + $0 }
@@ -128,7 +129,8 @@ enum Corpus {
                     BenchRequest(url: url, frameUrl: frame, type: type, context: "top-frame", abpType: abpType))
             }
         case "adblock-rust":
-            let data = try Data(contentsOf: URL(fileURLWithPath: corpus + "/requests/adblock-rust/matching-test-requests.json"))
+            let data = try Data(
+                contentsOf: URL(fileURLWithPath: corpus + "/requests/adblock-rust/matching-test-requests.json"))
             guard let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
                 throw BenchError.failed("adblock-rust requests: not an array")
             }
