@@ -1,0 +1,1 @@
+// Empty: the module is the header in include/.
