@@ -15,10 +15,13 @@ public final class ContentRuleList: Sendable {
     public let extensionBaseURL: WebURL?
     let urlFilters: [PreparedPattern]
     let conditions: [[PreparedPattern]?]
+    /// The candidate indexes of the fast strategy (``actions(for:)``).
+    let fast: FastMatcher
 
-    /// Prepares a compiled list: compiles every url-filter and condition pattern with PCRE2.
+    /// Prepares a compiled list: compiles every url-filter and condition pattern with PCRE2 and
+    /// builds the fast strategy's literal index and domain tables.
     ///
-    /// - Complexity: O(total pattern length).
+    /// - Complexity: O(total pattern length) plus PCRE2 compilation.
     /// - Throws: ``ContentRuleListLoadError`` if a pattern does not compile (a damaged or foreign file).
     public init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil) throws(ContentRuleListLoadError) {
         self.identifier = identifier
@@ -40,6 +43,7 @@ public final class ContentRuleList: Sendable {
         }
         self.urlFilters = urlFilters
         self.conditions = conditions
+        self.fast = FastMatcher(compiled)
     }
 
     /// Loads a binary rule list file written by `content-blocker compile`.
