@@ -14,10 +14,29 @@ import Testing
 /// `DIFFERENTIAL_CORPUS_STRIDE` (every n-th crawl request; 1 = all) and `DIFFERENTIAL_SEED` scale
 /// them up, e.g. in a release test run.
 @Suite struct FastMatcherDifferentialTests {
-    static let generatedPerList = Differential.environment("DIFFERENTIAL_REQUESTS", 300)
     static let seed = UInt64(Differential.environment("DIFFERENTIAL_SEED", 20_240_601))
 
-    static let sharedLists = Corpus.ruleListFiles().filter { !$0.hasSuffix("advanced-rules.json") }
+    /// Lists of `../shared/corpus/rules` (the AdGuard advanced list does not compile; the ones
+    /// bundled in `rules/` are covered by the bundled-list tests).
+    static let sharedLists = Corpus.ruleListFiles().filter {
+        !$0.hasSuffix("advanced-rules.json") && !Differential.bundledLists.contains($0)
+    }
+
+    /// Generated requests per list: `DIFFERENTIAL_REQUESTS` if set, else as many as keep the debug
+    /// reference run to about `DIFFERENTIAL_BUDGET` (2,000,000) rule evaluations, 40 to 400.
+    static func requestCount(for list: ContentRuleList) -> Int {
+        if let count = ProcessInfo.processInfo.environment["DIFFERENTIAL_REQUESTS"].flatMap({ Int($0) }) {
+            return count
+        }
+        let budget = Differential.environment("DIFFERENTIAL_BUDGET", 2_000_000)
+        return max(40, min(400, budget / max(list.compiled.rules.count, 1)))
+    }
+
+    /// Every n-th crawl request (`DIFFERENTIAL_CORPUS_STRIDE`, 1 = all 30,524), by default about
+    /// ``requestCount(for:)`` / 2 of them (each gives two loads).
+    static func corpusStride(for list: ContentRuleList) -> Int {
+        Differential.environment("DIFFERENTIAL_CORPUS_STRIDE", max(1, 30_524 * 2 / requestCount(for: list)))
+    }
 
     /// Compares both strategies on `loads`; records the first few differences.
     static func compare(_ list: ContentRuleList, _ loads: [ResourceLoadInfo], _ name: String) -> (Int, Int) {
@@ -55,20 +74,25 @@ import Testing
 
     @Test(arguments: Differential.bundledLists)
     func bundledListGeneratedRequests(_ name: String) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
         let list = try #require(try Differential.list(try Differential.bundledText(name), identifier: name))
-        let loads = Self.generatedLoads(for: list, count: Self.generatedPerList, seed: Self.seed)
-        #expect(loads.count * 2 >= Self.generatedPerList, "\(name): too few valid generated URLs")
+        let loaded = clock.now
+        let count = Self.requestCount(for: list)
+        let loads = Self.generatedLoads(for: list, count: count, seed: Self.seed)
+        #expect(loads.count * 2 >= count, "\(name): too few valid generated URLs")
+        let generated = clock.now
         let (mismatches, fired) = Self.compare(list, loads, name)
         #expect(mismatches == 0)
-        print("\(name): \(loads.count) generated requests, \(fired) with a rule firing, \(mismatches) differences")
+        print(
+            "\(name): \(loads.count) generated requests, \(fired) with a rule firing, \(mismatches) differences "
+                + "(load \(loaded - start), generate \(generated - loaded), compare \(clock.now - generated))")
     }
 
     @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: Differential.bundledLists)
     func bundledListCorpusRequests(_ name: String) throws {
         let list = try #require(try Differential.list(try Differential.bundledText(name), identifier: name))
-        // Debug builds run the reference strategy slowly on the big lists: sample the crawl.
-        let stride = Differential.environment("DIFFERENTIAL_CORPUS_STRIDE", list.compiled.rules.count > 5_000 ? 60 : 6)
-        let loads = try #require(try Differential.corpusLoads(stride: stride))
+        let loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
         let (mismatches, fired) = Self.compare(list, loads, name)
         #expect(mismatches == 0)
         print("\(name): \(loads.count) crawl requests, \(fired) with a rule firing, \(mismatches) differences")
@@ -78,11 +102,8 @@ import Testing
     func sharedCorpusList(_ file: String) throws {
         let text = try #require(try Corpus.ruleListText(file))
         let list = try #require(try Differential.list(text, identifier: file))
-        let big = list.compiled.rules.count > 5_000
-        let stride = Differential.environment("DIFFERENTIAL_CORPUS_STRIDE", big ? 120 : 15)
-        var loads = try #require(try Differential.corpusLoads(stride: stride))
-        loads += Self.generatedLoads(
-            for: list, count: big ? Self.generatedPerList / 3 : Self.generatedPerList, seed: Self.seed &+ 1)
+        var loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
+        loads += Self.generatedLoads(for: list, count: Self.requestCount(for: list), seed: Self.seed &+ 1)
         let (mismatches, fired) = Self.compare(list, loads, file)
         #expect(mismatches == 0)
         print("\(file): \(loads.count) requests, \(fired) with a rule firing, \(mismatches) differences")
@@ -95,7 +116,7 @@ import Testing
         let fast = ContentBlocker(lists: [list])
         let reference = ContentBlocker(lists: [list], engine: .reference)
         #expect(fast.engine == .fast)
-        for load in Self.generatedLoads(for: list, count: 100, seed: Self.seed &+ 2) {
+        for load in Self.generatedLoads(for: list, count: Self.requestCount(for: list), seed: Self.seed &+ 2) {
             let a = fast.results(for: load)
             let b = reference.results(for: load)
             #expect(a.lists.map(\.actions) == b.lists.map(\.actions))
