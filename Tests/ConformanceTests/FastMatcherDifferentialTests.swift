@@ -23,13 +23,14 @@ import Testing
     }
 
     /// Generated requests per list: `DIFFERENTIAL_REQUESTS` if set, else as many as keep the debug
-    /// reference run to about `DIFFERENTIAL_BUDGET` (2,000,000) rule evaluations, 40 to 400.
+    /// reference run to about `DIFFERENTIAL_BUDGET` (1,000,000) rule and condition-pattern
+    /// evaluations, 10 to 400.
     static func requestCount(for list: ContentRuleList) -> Int {
         if let count = ProcessInfo.processInfo.environment["DIFFERENTIAL_REQUESTS"].flatMap({ Int($0) }) {
             return count
         }
-        let budget = Differential.environment("DIFFERENTIAL_BUDGET", 2_000_000)
-        return max(40, min(400, budget / max(list.compiled.rules.count, 1)))
+        let budget = Differential.environment("DIFFERENTIAL_BUDGET", 1_000_000)
+        return max(10, min(400, budget / max(Differential.referenceCost(list), 1)))
     }
 
     /// Every n-th crawl request (`DIFFERENTIAL_CORPUS_STRIDE`, 1 = all 30,524), by default about
@@ -76,7 +77,7 @@ import Testing
     func bundledListGeneratedRequests(_ name: String) throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let list = try #require(try Differential.list(try Differential.bundledText(name), identifier: name))
+        let list = try #require(try Differential.cachedList(name))
         let loaded = clock.now
         let count = Self.requestCount(for: list)
         let loads = Self.generatedLoads(for: list, count: count, seed: Self.seed)
@@ -91,7 +92,7 @@ import Testing
 
     @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: Differential.bundledLists)
     func bundledListCorpusRequests(_ name: String) throws {
-        let list = try #require(try Differential.list(try Differential.bundledText(name), identifier: name))
+        let list = try #require(try Differential.cachedList(name))
         let loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
         let (mismatches, fired) = Self.compare(list, loads, name)
         #expect(mismatches == 0)
@@ -100,8 +101,7 @@ import Testing
 
     @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: sharedLists)
     func sharedCorpusList(_ file: String) throws {
-        let text = try #require(try Corpus.ruleListText(file))
-        let list = try #require(try Differential.list(text, identifier: file))
+        let list = try #require(try Differential.cachedList("shared:" + file))
         var loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
         loads += Self.generatedLoads(for: list, count: Self.requestCount(for: list), seed: Self.seed &+ 1)
         let (mismatches, fired) = Self.compare(list, loads, file)
@@ -111,8 +111,7 @@ import Testing
 
     /// Both engines through `ContentBlocker`, as the CLI uses them.
     @Test func contentBlockerEngines() throws {
-        let list = try #require(
-            try Differential.list(try Differential.bundledText("easy2json/easyprivacy.json"), identifier: "p"))
+        let list = try #require(try Differential.cachedList("easy2json/easyprivacy.json"))
         let fast = ContentBlocker(lists: [list])
         let reference = ContentBlocker(lists: [list], engine: .reference)
         #expect(fast.engine == .fast)

@@ -41,6 +41,41 @@ enum Differential {
         return try ContentRuleList(identifier: identifier, compiled: compiled)
     }
 
+    /// A bundled (`rules/…`) or shared (`shared:…`) list, compiled once per test process.
+    static func cachedList(_ name: String) throws -> ContentRuleList? {
+        if let list = cache.get(name) { return list }
+        let text: String?
+        if name.hasPrefix("shared:") {
+            text = try Corpus.ruleListText(String(name.dropFirst("shared:".count)))
+        } else {
+            text = try bundledText(name)
+        }
+        guard let text, let list = try self.list(text, identifier: name) else { return nil }
+        cache.set(name, list)
+        return list
+    }
+
+    private final class Cache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lists: [String: ContentRuleList] = [:]
+        func get(_ name: String) -> ContentRuleList? {
+            lock.lock()
+            defer { lock.unlock() }
+            return lists[name]
+        }
+        func set(_ name: String, _ list: ContentRuleList) {
+            lock.lock()
+            lists[name] = list
+            lock.unlock()
+        }
+    }
+    private static let cache = Cache()
+
+    /// What the reference strategy costs per request on a list: rules plus condition patterns.
+    static func referenceCost(_ list: ContentRuleList) -> Int {
+        list.compiled.rules.reduce(0) { $0 + 1 + ($1.condition?.patterns.count ?? 0) }
+    }
+
     /// Integer from the environment, or `fallback`.
     static func environment(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? fallback
