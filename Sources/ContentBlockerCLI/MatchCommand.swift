@@ -201,14 +201,20 @@ enum MatchCommand {
         }
         var loadType: LoadType?
         if let name = try string("loadType") {
-            guard let parsed = LoadType(rawValue: name) else { throw RuntimeError("loadType must be first-party or third-party") }
+            guard let parsed = LoadType(rawValue: name) else {
+                throw RuntimeError("loadType must be first-party or third-party")
+            }
             loadType = parsed
         }
         var headers: [(String, String)] = []
         if let given = object["requestHeaders"] {
-            guard let dictionary = given as? [String: Any] else { throw RuntimeError("requestHeaders must be an object") }
+            guard let dictionary = given as? [String: Any] else {
+                throw RuntimeError("requestHeaders must be an object")
+            }
             for key in dictionary.keys.sorted() {
-                guard let value = dictionary[key] as? String else { throw RuntimeError("header values must be strings") }
+                guard let value = dictionary[key] as? String else {
+                    throw RuntimeError("header values must be strings")
+                }
                 headers.append((key, value))
             }
         }
@@ -223,7 +229,9 @@ enum MatchCommand {
         var lists: [JSON] = []
         for list in results.lists {
             for action in list.actions.actions {
-                var members: [(String, JSON)] = [("list", .string(list.identifier)), ("type", .string(action.type.rawValue))]
+                var members: [(String, JSON)] = [
+                    ("list", .string(list.identifier)), ("type", .string(action.type.rawValue)),
+                ]
                 switch action {
                 case .cssDisplayNone(let selector): members.append(("selector", .string(selector)))
                 case .notify(let notification): members.append(("notification", .string(notification)))

@@ -58,7 +58,9 @@ public struct ContentBlocker: Sendable {
                 case .cssDisplayNone(let selector):
                     result.selectors.append(selector)
                 case .redirect(let redirect):
-                    guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else { continue }
+                    guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else {
+                        continue
+                    }
                     results.redirected = true
                     result.redirected = true
                     redirects.append((redirect, list))

@@ -1,5 +1,5 @@
-public import ContentRuleModel
 import ContentRuleFormat
+public import ContentRuleModel
 import ContentRuleURL
 import PCRE2Support
 
@@ -32,7 +32,8 @@ extension ContentRuleList {
     func referenceActions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
         guard load.isEvaluated else {
             return ContentRuleListActions(
-                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil, firedRules: [])
+                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil,
+                firedRules: [])
         }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""

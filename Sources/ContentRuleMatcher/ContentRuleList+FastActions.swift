@@ -1,5 +1,5 @@
-import ContentRuleModel
 import ContentRuleFormat
+import ContentRuleModel
 import ContentRuleURL
 import PCRE2Support
 
@@ -36,7 +36,8 @@ extension ContentRuleList {
     func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
         guard load.isEvaluated else {
             return ContentRuleListActions(
-                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil, firedRules: [])
+                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil,
+                firedRules: [])
         }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""

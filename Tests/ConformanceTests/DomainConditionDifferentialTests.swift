@@ -24,7 +24,8 @@ import Testing
             }
             let json = values.map { "\"\($0)\"" }.joined(separator: ",")
             let filter = [".*", ".*", ".*", "track", "^https?://"].randomElement(using: &random)!
-            let sensitive = Int.random(in: 0..<4, using: &random) == 0 ? ",\"top-url-filter-is-case-sensitive\":true" : ""
+            let sensitive =
+                Int.random(in: 0..<4, using: &random) == 0 ? ",\"top-url-filter-is-case-sensitive\":true" : ""
             let method = Int.random(in: 0..<10, using: &random) == 0 ? ",\"request-method\":\"get\"" : ""
             rules.append(
                 "{\"trigger\":{\"url-filter\":\"\(filter)\",\"\(kind)\":[\(json)]\(sensitive)\(method)},"
@@ -53,7 +54,8 @@ import Testing
         let port = pick(["", "", ":8080", ":443"], &random)
         var url = "\(scheme)://\(user)\(host(&random))\(port)" + pick(["/", "/p/q", "/example.com/", ""], &random)
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            let embeddedScheme = pick(["http", "HTTP", "Https", "h", "1http", "+http", "-.", ".", "a1", "x+", "-a-"], &random)
+            let embeddedScheme = pick(
+                ["http", "HTTP", "Https", "h", "1http", "+http", "-.", ".", "a1", "x+", "-a-"], &random)
             let separator = pick(["?u=", "&v=", "/", "#", "?"], &random)
             let end = pick([":", "/", "", "?", "&", ":1/", "/x"], &random)
             url += separator + embeddedScheme + pick(["://", "://", ":/", "%3A//"], &random) + host(&random) + end
@@ -83,7 +85,8 @@ import Testing
                 if mismatches <= 5 {
                     Issue.record(
                         Comment(
-                            rawValue: "\(top.serialization): fast \(fast.firedRules) reference \(reference.firedRules)"))
+                            rawValue: "\(top.serialization): fast \(fast.firedRules) reference \(reference.firedRules)")
+                    )
                 }
             }
         }

@@ -119,7 +119,8 @@ import Testing
             let a = fast.results(for: load)
             let b = reference.results(for: load)
             #expect(a.lists.map(\.actions) == b.lists.map(\.actions))
-            #expect(a.blockedLoad == b.blockedLoad && a.blockedCookies == b.blockedCookies && a.madeHTTPS == b.madeHTTPS)
+            #expect(
+                a.blockedLoad == b.blockedLoad && a.blockedCookies == b.blockedCookies && a.madeHTTPS == b.madeHTTPS)
         }
     }
 }

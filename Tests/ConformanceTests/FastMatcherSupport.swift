@@ -94,7 +94,8 @@ enum Differential {
                 if let condition = rule.condition {
                     for pattern in condition.patterns {
                         if condition.kind.isDomain {
-                            domains.append(pattern.source.hasPrefix("*") ? String(pattern.source.dropFirst()) : pattern.source)
+                            domains.append(
+                                pattern.source.hasPrefix("*") ? String(pattern.source.dropFirst()) : pattern.source)
                         } else if let literal = URLFilter.parse(pattern.source, caseSensitive: pattern.caseSensitive)
                             .requiredLiteral
                         {
@@ -111,8 +112,10 @@ enum Differential {
 
     static let hosts = ["example.com", "www.example.org", "cdn.tracker.net", "a.b.c.co.uk", "localhost", "127.0.0.1"]
     static let schemes = ["http", "https", "https", "https", "ws", "wss", "ftp"]
-    static let requestTypes = ["document", "image", "script", "style-sheet", "font", "media", "fetch", "other",
-        "ping", "websocket", "popup", "svg-document", "csp-report"]
+    static let requestTypes = [
+        "document", "image", "script", "style-sheet", "font", "media", "fetch", "other",
+        "ping", "websocket", "popup", "svg-document", "csp-report",
+    ]
 
     /// Random case changes of some letters.
     static func shuffleCase(_ text: String, _ random: inout SeededGenerator) -> String {
@@ -170,7 +173,8 @@ enum Differential {
         let frame = context == .childFrame ? topURL(vocabulary, &random).flatMap { WebURL($0) } : nil
         guard let type = ResourceType(requestName: requestTypes.randomElement(using: &random)!, loadContext: context)
         else { return nil }
-        let method = Int.random(in: 0..<3, using: &random) == 0 ? RequestMethod.allCases.randomElement(using: &random) : nil
+        let method =
+            Int.random(in: 0..<3, using: &random) == 0 ? RequestMethod.allCases.randomElement(using: &random) : nil
         return ResourceLoadInfo(
             url: url, mainDocumentURL: top, frameURL: frame, resourceType: type, loadContext: context,
             requestMethod: method)
@@ -185,7 +189,8 @@ enum Differential {
             guard let url = WebURL(request.url) else { continue }
             for (variant, context) in [(request.resourceType, LoadContext.topFrame), ("image", .childFrame)] {
                 guard let type = ResourceType(requestName: variant, loadContext: context) else { continue }
-                loads.append(ResourceLoadInfo(url: url, mainDocumentURL: main, resourceType: type, loadContext: context))
+                loads.append(
+                    ResourceLoadInfo(url: url, mainDocumentURL: main, resourceType: type, loadContext: context))
             }
         }
         return loads
