@@ -1,6 +1,7 @@
 import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
+import Dispatch
 import Foundation
 
 enum MatchCommand {
@@ -38,6 +39,11 @@ enum MatchCommand {
           --active-actions PAT   Let every list apply redirect and modify-headers to URLs matching the
                                  match pattern PAT (e.g. '*://example.com/*', '<all_urls>'); repeatable.
                                  WebKit applies them nowhere by default.
+          --engine fast|reference
+                                 The matching strategy: fast (default; indexed) or reference (every rule
+                                 in order, one regex search each). Both give the same results.
+          --jobs N               Threads for --requests (default: the number of processors); output
+                                 stays in input order.
           -h, --help             Show this help.
 
         EXIT STATUS: 0 done (even if some request lines were bad), 2 usage or I/O error.
@@ -48,7 +54,7 @@ enum MatchCommand {
             arguments,
             valued: [
                 "--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type", "--requests",
-                "--active-actions",
+                "--active-actions", "--engine", "--jobs",
             ],
             flags: ["--help", "-h"])
         if args.flag("--help") || args.flag("-h") {
@@ -61,13 +67,23 @@ enum MatchCommand {
             guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
             patterns.append(pattern)
         }
+        let engineName = args.value("--engine") ?? "fast"
+        guard let engine = MatchingEngine(rawValue: engineName) else {
+            throw UsageError("--engine must be fast or reference")
+        }
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let text = args.value("--jobs") {
+            guard let value = Int(text), value >= 1 else { throw UsageError("--jobs must be a positive integer") }
+            jobs = value
+        }
         var lists: [ContentRuleList] = []
         for path in args.positionals { lists.append(try RuleListInput.load(path)) }
-        let blocker = ContentBlocker(lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns))
+        let blocker = ContentBlocker(
+            lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns), engine: engine)
 
         if let requests = args.value("--requests") {
             guard args.value("--url") == nil else { throw UsageError("use either --url or --requests") }
-            try runBatch(blocker, requestsPath: requests)
+            try runBatch(blocker, requestsPath: requests, jobs: jobs)
             return 0
         }
         guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
@@ -81,35 +97,60 @@ enum MatchCommand {
         return 0
     }
 
-    static func runBatch(_ blocker: ContentBlocker, requestsPath: String) throws {
+    /// Matches JSON Lines requests on `jobs` threads: lines are cut into chunks, a window of chunks
+    /// is matched concurrently (`DispatchQueue.concurrentPerform`), and the window's output is
+    /// written in input order before the next window starts.
+    static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int) throws {
         let bytes = try RuleListInput.read(requestsPath)
+        var found: [(number: Int, range: Range<Int>)] = []
         var lineNumber = 0
         var start = 0
         let total = bytes.count
-        var output = ""
         while start < total {
             var end = start
             while end < total, bytes[end] != 0x0A { end += 1 }
-            let line = bytes[start..<end]
-            start = end + 1
             lineNumber += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            let response: JSON
-            if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
-                response = respond(to: object, blocker: blocker)
-            } else {
-                response = .object([("error", .string("line \(lineNumber): not a JSON object"))])
+            if !bytes[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                found.append((lineNumber, start..<end))
             }
-            output += response.text
-            output += "\n"
-            if output.utf8.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(output.utf8))
-                output = ""
-            }
-            if lineNumber % 1000 == 0 { Console.progress("matched \(lineNumber) requests") }
+            start = end + 1
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        let lines = found
+        let chunkSize = 256
+        let chunkCount = (lines.count + chunkSize - 1) / chunkSize
+        let window = jobs * 4
+        var firstChunk = 0
+        while firstChunk < chunkCount {
+            let chunks = min(window, chunkCount - firstChunk)
+            let outputs = ChunkOutputs(count: chunks)
+            let base = firstChunk
+            let matchChunk = { @Sendable (offset: Int) in
+                let chunk = base + offset
+                var output = ""
+                for (number, range) in lines[(chunk * chunkSize)..<min(lines.count, (chunk + 1) * chunkSize)] {
+                    output += response(to: bytes[range], lineNumber: number, blocker: blocker).text
+                    output += "\n"
+                }
+                outputs.set(offset, output)
+            }
+            if jobs == 1 || chunks == 1 {
+                for offset in 0..<chunks { matchChunk(offset) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
+            }
+            for output in outputs.all() { FileHandle.standardOutput.write(Data(output.utf8)) }
+            firstChunk += chunks
+            Console.progress("matched \(min(lines.count, firstChunk * chunkSize)) requests")
+        }
         Console.endProgress()
+    }
+
+    /// The result line for one request line.
+    static func response(to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker) -> JSON {
+        if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
+            return respond(to: object, blocker: blocker)
+        }
+        return .object([("error", .string("line \(lineNumber): not a JSON object"))])
     }
 
     /// The result object for one request object, or `{"error": …}`.
@@ -160,14 +201,20 @@ enum MatchCommand {
         }
         var loadType: LoadType?
         if let name = try string("loadType") {
-            guard let parsed = LoadType(rawValue: name) else { throw RuntimeError("loadType must be first-party or third-party") }
+            guard let parsed = LoadType(rawValue: name) else {
+                throw RuntimeError("loadType must be first-party or third-party")
+            }
             loadType = parsed
         }
         var headers: [(String, String)] = []
         if let given = object["requestHeaders"] {
-            guard let dictionary = given as? [String: Any] else { throw RuntimeError("requestHeaders must be an object") }
+            guard let dictionary = given as? [String: Any] else {
+                throw RuntimeError("requestHeaders must be an object")
+            }
             for key in dictionary.keys.sorted() {
-                guard let value = dictionary[key] as? String else { throw RuntimeError("header values must be strings") }
+                guard let value = dictionary[key] as? String else {
+                    throw RuntimeError("header values must be strings")
+                }
                 headers.append((key, value))
             }
         }
@@ -182,7 +229,9 @@ enum MatchCommand {
         var lists: [JSON] = []
         for list in results.lists {
             for action in list.actions.actions {
-                var members: [(String, JSON)] = [("list", .string(list.identifier)), ("type", .string(action.type.rawValue))]
+                var members: [(String, JSON)] = [
+                    ("list", .string(list.identifier)), ("type", .string(action.type.rawValue)),
+                ]
                 switch action {
                 case .cssDisplayNone(let selector): members.append(("selector", .string(selector)))
                 case .notify(let notification): members.append(("notification", .string(notification)))
@@ -208,5 +257,25 @@ enum MatchCommand {
             members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))
         }
         return .object(members)
+    }
+}
+
+/// Output strings of the chunks of one window, each written once by the thread that matched it.
+private final class ChunkOutputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outputs: [String]
+
+    init(count: Int) { outputs = Array(repeating: "", count: count) }
+
+    func set(_ index: Int, _ output: String) {
+        lock.lock()
+        outputs[index] = output
+        lock.unlock()
+    }
+
+    func all() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return outputs
     }
 }

@@ -74,23 +74,35 @@ indirect enum JSON {
         }
     }
 
+    /// Appends `value` as a JSON string: `"`, `\`, `\n`, `\r`, `\t` and other control characters
+    /// escaped; runs of other bytes copied at once (escapes are ASCII, so UTF-8 sequences stay whole).
     static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
+        var value = value
+        value.withUTF8 { bytes in
+            var runStart = 0
+            func flush(_ end: Int) {
+                if end > runStart {
+                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self)
+                }
+                runStart = end + 1
+            }
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
+                flush(index)
+                switch byte {
+                case 0x22: output += "\\\""
+                case 0x5C: output += "\\\\"
+                case 0x0A: output += "\\n"
+                case 0x0D: output += "\\r"
+                case 0x09: output += "\\t"
+                default:
+                    let hex = String(byte, radix: 16)
                     output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
                 }
             }
+            flush(bytes.count)
         }
         output += "\""
     }

@@ -16,17 +16,22 @@ extension ContentRuleListResults {
         if !headerActions.isEmpty {
             // WebKit's sort is not stable; we keep rule order among equal priorities (deterministic).
             let ordered = headerActions.enumerated().sorted {
-                $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
+                $0.element.priority != $1.element.priority
+                    ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
             }
             var modified = headers
             var firstOperation: [String: ModifyHeadersAction.HeaderOperation.Operation] = [:]
             for (_, action) in ordered {
-                for operation in action.requestHeaders { apply(operation, to: &modified, firstOperation: &firstOperation) }
+                for operation in action.requestHeaders {
+                    apply(operation, to: &modified, firstOperation: &firstOperation)
+                }
             }
             requestHeaders = modified
         }
         for (redirect, list) in redirects {
-            if let target = redirect.apply(to: requestURL, extensionBaseURL: list.extensionBaseURL) { requestURL = target }
+            if let target = redirect.apply(to: requestURL, extensionBaseURL: list.extensionBaseURL) {
+                requestURL = target
+            }
         }
     }
 
@@ -39,7 +44,11 @@ extension ContentRuleListResults {
         switch operation.operation {
         case .set:
             guard firstOperation[name] == nil else { return }
-            if let index { headers[index].1 = operation.value ?? "" } else { headers.append((name, operation.value ?? "")) }
+            if let index {
+                headers[index].1 = operation.value ?? ""
+            } else {
+                headers.append((name, operation.value ?? ""))
+            }
             firstOperation[name] = .set
         case .remove:
             guard firstOperation[name] == nil else { return }

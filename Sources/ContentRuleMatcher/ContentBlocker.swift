@@ -10,10 +10,17 @@ public struct ContentBlocker: Sendable {
     public var lists: [ContentRuleList]
     /// Which lists may apply `redirect` and `modify-headers` to which URLs (none by default, as in WebKit).
     public var activeActions: ActiveActionPolicy
+    /// The strategy each list uses (``MatchingEngine/fast`` unless asked otherwise); both give the same answers.
+    public var engine: MatchingEngine
 
-    public init(lists: [ContentRuleList], activeActions: ActiveActionPolicy = .none) {
+    /// - Parameters:
+    ///   - lists: evaluated in this order.
+    ///   - activeActions: which lists may redirect or modify headers, where.
+    ///   - engine: ``MatchingEngine/fast`` (indexed, the default) or ``MatchingEngine/reference``.
+    public init(lists: [ContentRuleList], activeActions: ActiveActionPolicy = .none, engine: MatchingEngine = .fast) {
         self.lists = lists
         self.activeActions = activeActions
+        self.engine = engine
     }
 
     /// Every list's actions for `load` and what they add up to (WebKit
@@ -21,14 +28,15 @@ public struct ContentBlocker: Sendable {
     ///
     /// - Parameter requestHeaders: the request's headers before modification, in order (used only
     ///   for the `requestHeaders` of the result when a `modify-headers` action applies).
-    /// - Complexity: the sum over lists of ``ContentRuleList/actions(for:)``.
+    /// - Complexity: the sum over lists of ``ContentRuleList/actions(for:)`` (or of
+    ///   ``ContentRuleList/referenceActions(for:)`` with the reference engine).
     public func results(for load: ResourceLoadInfo, requestHeaders: [(String, String)] = []) -> ContentRuleListResults {
         let scratch = PCRE2Scratch()
         var results = ContentRuleListResults(url: load.url)
         var redirects: [(RedirectAction, ContentRuleList)] = []
         var headerActions: [ModifyHeadersAction] = []
         for list in lists {
-            let listActions = list.actions(for: load, scratch: scratch)
+            let listActions = list.actions(for: load, engine: engine, scratch: scratch)
             var result = ContentRuleListResults.ListResult(actions: listActions)
             for action in listActions.actions {
                 switch action {
@@ -50,7 +58,9 @@ public struct ContentBlocker: Sendable {
                 case .cssDisplayNone(let selector):
                     result.selectors.append(selector)
                 case .redirect(let redirect):
-                    guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else { continue }
+                    guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else {
+                        continue
+                    }
                     results.redirected = true
                     result.redirected = true
                     redirects.append((redirect, list))

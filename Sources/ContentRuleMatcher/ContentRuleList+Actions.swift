@@ -1,5 +1,5 @@
-public import ContentRuleModel
 import ContentRuleFormat
+public import ContentRuleModel
 import ContentRuleURL
 import PCRE2Support
 
@@ -18,19 +18,22 @@ public struct ContentRuleListActions: Sendable, Hashable {
 }
 
 extension ContentRuleList {
-    /// The actions this list takes for `load`.
+    /// The actions this list takes for `load`, by the reference strategy.
     ///
     /// The reference strategy: every rule in order, flags first, then one PCRE2 search of the URL,
-    /// then the rule's condition against the top or frame URL (spec §4.5–§4.8).
+    /// then the rule's condition against the top or frame URL (spec §4.5–§4.8,
+    /// `ContentExtensionsBackend::actionsFromContentRuleList`). ``actions(for:)`` gives the same
+    /// answer faster; this one stays as the plain statement of the semantics.
     /// - Complexity: O(rules × URL length) in the worst case.
-    public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
-        actions(for: load, scratch: PCRE2Scratch())
+    public func referenceActions(for load: ResourceLoadInfo) -> ContentRuleListActions {
+        referenceActions(for: load, scratch: PCRE2Scratch())
     }
 
-    func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
+    func referenceActions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
         guard load.isEvaluated else {
             return ContentRuleListActions(
-                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil, firedRules: [])
+                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil,
+                firedRules: [])
         }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""
@@ -60,6 +63,11 @@ extension ContentRuleList {
                 }
             }
         }
+        return finish(slots: slots, fired: fired)
+    }
+
+    /// Slots → actions after the ignore rules (spec §4.7–§4.8), shared by both strategies.
+    func finish(slots: Set<UInt32>, fired: [UInt32]) -> ContentRuleListActions {
         let ordered = slots.sorted()
         var end = ordered.count
         if let following = ordered.firstIndex(where: { compiled.actionSlots[Int($0)] == .ignoreFollowingRules }) {
@@ -83,7 +91,7 @@ extension ContentRuleList {
     /// WebKit quirk (spec §4.6, `ContentExtension::populateTopURLActionCacheIfNeeded`): conditions are
     /// evaluated with all flag bits set, and a request method never equals "all methods", so a rule
     /// that also has `request-method` never fires with an `if-*` condition and ignores an `unless-*` one.
-    private func conditionHolds(
+    func conditionHolds(
         _ kind: TriggerCondition.Kind, _ patterns: [PreparedPattern], _ subject: UnsafeBufferPointer<UInt8>,
         method: RequestMethod?, _ scratch: PCRE2Scratch
     ) -> Bool {

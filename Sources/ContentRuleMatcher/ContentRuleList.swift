@@ -15,12 +15,17 @@ public final class ContentRuleList: Sendable {
     public let extensionBaseURL: WebURL?
     let urlFilters: [PreparedPattern]
     let conditions: [[PreparedPattern]?]
+    /// The candidate indexes of the fast strategy (``actions(for:)``).
+    let fast: FastMatcher
 
-    /// Prepares a compiled list: compiles every url-filter and condition pattern with PCRE2.
+    /// Prepares a compiled list: compiles every url-filter and condition pattern with PCRE2 and
+    /// builds the fast strategy's literal index and domain tables.
     ///
-    /// - Complexity: O(total pattern length).
+    /// - Complexity: O(total pattern length) plus PCRE2 compilation.
     /// - Throws: ``ContentRuleListLoadError`` if a pattern does not compile (a damaged or foreign file).
-    public init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil) throws(ContentRuleListLoadError) {
+    public init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil)
+        throws(ContentRuleListLoadError)
+    {
         self.identifier = identifier
         self.compiled = compiled
         self.extensionBaseURL = extensionBaseURL
@@ -32,7 +37,9 @@ public final class ContentRuleList: Sendable {
             urlFilters.append(try PreparedPattern(rule.urlFilter, rule: rule.sourceIndex))
             if let condition = rule.condition {
                 var prepared: [PreparedPattern] = []
-                for pattern in condition.patterns { prepared.append(try PreparedPattern(pattern, rule: rule.sourceIndex)) }
+                for pattern in condition.patterns {
+                    prepared.append(try PreparedPattern(pattern, rule: rule.sourceIndex))
+                }
                 conditions.append(prepared)
             } else {
                 conditions.append(nil)
@@ -40,11 +47,14 @@ public final class ContentRuleList: Sendable {
         }
         self.urlFilters = urlFilters
         self.conditions = conditions
+        self.fast = FastMatcher(compiled)
     }
 
     /// Loads a binary rule list file written by `content-blocker compile`.
     /// - Throws: ``ContentRuleListLoadError`` for I/O errors, damaged files and wrong versions.
-    public convenience init(identifier: String, contentsOfFile path: String, extensionBaseURL: WebURL? = nil) throws(ContentRuleListLoadError) {
+    public convenience init(identifier: String, contentsOfFile path: String, extensionBaseURL: WebURL? = nil)
+        throws(ContentRuleListLoadError)
+    {
         let compiled: CompiledRuleList
         do {
             compiled = try BinaryRuleList.decode(try AtomicFile.read(path))
@@ -63,7 +73,8 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .binary(let error): return error.description
-        case .pattern(let rule, let pattern, let error): return "rule \(rule): pattern \(pattern) does not compile: \(error)"
+        case .pattern(let rule, let pattern, let error):
+            return "rule \(rule): pattern \(pattern) does not compile: \(error)"
         }
     }
 }
