@@ -11,159 +11,159 @@ internal import CPCRE2
 /// the JIT stack limit) is reported as no match by `matches(_:scratch:)` and as `.limitExceeded` by
 /// `matchesReportingLimit(_:scratch:)`; `PCRE2Scratch.lastMatchHitLimit` records it too.
 public final class PCRE2Regex: @unchecked Sendable {
-  let code: OpaquePointer
-  /// Number of capture groups in the pattern.
-  public let captureCount: Int
-  /// Whether JIT compilation succeeded.
-  public let isJITCompiled: Bool
+    let code: OpaquePointer
+    /// Number of capture groups in the pattern.
+    public let captureCount: Int
+    /// Whether JIT compilation succeeded.
+    public let isJITCompiled: Bool
 
-  /// Compiles `pattern` (its UTF-8 bytes) with `options`, then tries to JIT-compile it.
-  ///
-  /// - Throws: `PCRE2Error` with PCRE2's code, offset and message when the pattern does not compile.
-  /// - Complexity: PCRE2 compile time, roughly linear in the pattern length.
-  public init(_ pattern: String, options: PCRE2Options) throws(PCRE2Error) {
-    guard let context = pcre2_compile_context_create_8(nil) else {
-      throw PCRE2Error(code: PCRE2_ERROR_NOMEMORY, offset: 0)
+    /// Compiles `pattern` (its UTF-8 bytes) with `options`, then tries to JIT-compile it.
+    ///
+    /// - Throws: `PCRE2Error` with PCRE2's code, offset and message when the pattern does not compile.
+    /// - Complexity: PCRE2 compile time, roughly linear in the pattern length.
+    public init(_ pattern: String, options: PCRE2Options) throws(PCRE2Error) {
+        guard let context = pcre2_compile_context_create_8(nil) else {
+            throw PCRE2Error(code: PCRE2_ERROR_NOMEMORY, offset: 0)
+        }
+        defer { pcre2_compile_context_free_8(context) }
+        if options.extraOptions != 0 {
+            pcre2_set_compile_extra_options_8(context, options.extraOptions)
+        }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        var utf8 = Array(pattern.utf8)
+        let length = utf8.count
+        utf8.append(0)
+        let compiled = utf8.withUnsafeBufferPointer { buffer in
+            pcre2_compile_8(
+                buffer.baseAddress, length, options.compileOptions, &errorCode, &errorOffset, context)
+        }
+        guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
+        code = compiled
+        var captures: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
+        captureCount = Int(captures)
+        isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
     }
-    defer { pcre2_compile_context_free_8(context) }
-    if options.extraOptions != 0 {
-      pcre2_set_compile_extra_options_8(context, options.extraOptions)
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// The match limit set on every match (`pcre2_set_match_limit`).
+    public static var matchLimit: UInt32 { 1_000_000 }
+    /// The depth limit set on every match (`pcre2_set_depth_limit`; the interpreter only, the JIT is
+    /// bounded by the scratch's JIT stack instead).
+    public static var depthLimit: UInt32 { 10_000 }
+
+    /// Searches `subject` (or matches at its start when compiled with `.anchored`).
+    ///
+    /// - Returns: `true` on a match; `false` on no match **and** when a resource limit was hit (see
+    ///   `matchesReportingLimit`).
+    public func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> Bool {
+        matchesReportingLimit(subject, scratch: scratch) == .match
     }
-    var errorCode: Int32 = 0
-    var errorOffset = 0
-    var utf8 = Array(pattern.utf8)
-    let length = utf8.count
-    utf8.append(0)
-    let compiled = utf8.withUnsafeBufferPointer { buffer in
-      pcre2_compile_8(
-        buffer.baseAddress, length, options.compileOptions, &errorCode, &errorOffset, context)
+
+    /// Like `matches(_:scratch:)` but tells a limit failure apart from a clean no-match.
+    public func matchesReportingLimit(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch)
+        -> PCRE2MatchOutcome
+    {
+        let rc = run(subject, matchData: scratch.matchData, context: scratch.matchContext)
+        let outcome = Self.outcome(rc)
+        scratch.lastMatchHitLimit = outcome == .limitExceeded
+        return outcome
     }
-    guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
-    code = compiled
-    var captures: UInt32 = 0
-    pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
-    captureCount = Int(captures)
-    isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
-  }
 
-  deinit { pcre2_code_free_8(code) }
-
-  /// The match limit set on every match (`pcre2_set_match_limit`).
-  public static var matchLimit: UInt32 { 1_000_000 }
-  /// The depth limit set on every match (`pcre2_set_depth_limit`; the interpreter only, the JIT is
-  /// bounded by the scratch's JIT stack instead).
-  public static var depthLimit: UInt32 { 10_000 }
-
-  /// Searches `subject` (or matches at its start when compiled with `.anchored`).
-  ///
-  /// - Returns: `true` on a match; `false` on no match **and** when a resource limit was hit (see
-  ///   `matchesReportingLimit`).
-  public func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> Bool {
-    matchesReportingLimit(subject, scratch: scratch) == .match
-  }
-
-  /// Like `matches(_:scratch:)` but tells a limit failure apart from a clean no-match.
-  public func matchesReportingLimit(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch)
-    -> PCRE2MatchOutcome
-  {
-    let rc = run(subject, matchData: scratch.matchData, context: scratch.matchContext)
-    let outcome = Self.outcome(rc)
-    scratch.lastMatchHitLimit = outcome == .limitExceeded
-    return outcome
-  }
-
-  /// Convenience search in a string's UTF-8 bytes; allocates a scratch.
-  public func matches(_ subject: String) -> Bool {
-    let scratch = PCRE2Scratch()
-    var utf8 = Array(subject.utf8)
-    utf8.append(0)
-    return utf8.withUnsafeBufferPointer {
-      matches(UnsafeBufferPointer(rebasing: $0.dropLast()), scratch: scratch)
+    /// Convenience search in a string's UTF-8 bytes; allocates a scratch.
+    public func matches(_ subject: String) -> Bool {
+        let scratch = PCRE2Scratch()
+        var utf8 = Array(subject.utf8)
+        utf8.append(0)
+        return utf8.withUnsafeBufferPointer {
+            matches(UnsafeBufferPointer(rebasing: $0.dropLast()), scratch: scratch)
+        }
     }
-  }
 
-  /// The first match in `subject`'s UTF-8 bytes with its capture groups (for redirect
-  /// regex-substitution). Element 0 is the whole match, element *n* group *n*; ranges are byte
-  /// offsets; nil for a group that did not participate. Returns nil when there is no match (or a
-  /// limit was hit).
-  public func firstMatch(in subject: String) -> [Range<Int>?]? {
-    let scratch = PCRE2Scratch()
-    guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
-    defer { pcre2_match_data_free_8(matchData) }
-    var utf8 = Array(subject.utf8)
-    utf8.append(0)
-    let rc = utf8.withUnsafeBufferPointer {
-      run(
-        UnsafeBufferPointer(rebasing: $0.dropLast()), matchData: matchData,
-        context: scratch.matchContext)
+    /// The first match in `subject`'s UTF-8 bytes with its capture groups (for redirect
+    /// regex-substitution). Element 0 is the whole match, element *n* group *n*; ranges are byte
+    /// offsets; nil for a group that did not participate. Returns nil when there is no match (or a
+    /// limit was hit).
+    public func firstMatch(in subject: String) -> [Range<Int>?]? {
+        let scratch = PCRE2Scratch()
+        guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
+        defer { pcre2_match_data_free_8(matchData) }
+        var utf8 = Array(subject.utf8)
+        utf8.append(0)
+        let rc = utf8.withUnsafeBufferPointer {
+            run(
+                UnsafeBufferPointer(rebasing: $0.dropLast()), matchData: matchData,
+                context: scratch.matchContext)
+        }
+        guard rc >= 0 else { return nil }
+        let pairs = min(Int(pcre2_get_ovector_count_8(matchData)), captureCount + 1)
+        guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { return nil }
+        var result: [Range<Int>?] = []
+        for group in 0...captureCount {
+            if group < pairs, ovector[2 * group] != ~0 {  // ~0 is PCRE2_UNSET
+                let start = ovector[2 * group]
+                let end = ovector[2 * group + 1]
+                result.append(start <= end ? start..<end : nil)
+            } else {
+                result.append(nil)
+            }
+        }
+        return result
     }
-    guard rc >= 0 else { return nil }
-    let pairs = min(Int(pcre2_get_ovector_count_8(matchData)), captureCount + 1)
-    guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { return nil }
-    var result: [Range<Int>?] = []
-    for group in 0...captureCount {
-      if group < pairs, ovector[2 * group] != ~0 {  // ~0 is PCRE2_UNSET
-        let start = ovector[2 * group]
-        let end = ovector[2 * group + 1]
-        result.append(start <= end ? start..<end : nil)
-      } else {
-        result.append(nil)
-      }
-    }
-    return result
-  }
 
-  private func run(
-    _ subject: UnsafeBufferPointer<UInt8>, matchData: OpaquePointer, context: OpaquePointer
-  ) -> Int32 {
-    // PCRE2 wants a non-null pointer even for an empty subject.
-    if subject.isEmpty {
-      var empty: UInt8 = 0
-      return pcre2_match_8(code, &empty, 0, 0, 0, matchData, context)
+    private func run(
+        _ subject: UnsafeBufferPointer<UInt8>, matchData: OpaquePointer, context: OpaquePointer
+    ) -> Int32 {
+        // PCRE2 wants a non-null pointer even for an empty subject.
+        if subject.isEmpty {
+            var empty: UInt8 = 0
+            return pcre2_match_8(code, &empty, 0, 0, 0, matchData, context)
+        }
+        return pcre2_match_8(code, subject.baseAddress, subject.count, 0, 0, matchData, context)
     }
-    return pcre2_match_8(code, subject.baseAddress, subject.count, 0, 0, matchData, context)
-  }
 
-  static func outcome(_ rc: Int32) -> PCRE2MatchOutcome {
-    if rc >= 0 { return .match }  // 0: matched, ovector too small for the captures
-    switch rc {
-    case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return .noMatch
-    case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
-      PCRE2_ERROR_JIT_STACKLIMIT:
-      return .limitExceeded
-    default: return .error(rc)
+    static func outcome(_ rc: Int32) -> PCRE2MatchOutcome {
+        if rc >= 0 { return .match }  // 0: matched, ovector too small for the captures
+        switch rc {
+        case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return .noMatch
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
+            PCRE2_ERROR_JIT_STACKLIMIT:
+            return .limitExceeded
+        default: return .error(rc)
+        }
     }
-  }
 }
 
 /// Per-thread match state for `PCRE2Regex`: match data (one ovector pair), a match context carrying the
 /// limits, and a JIT stack (32 KiB growing to 1 MiB). Reusable across regexes; not thread-safe — give
 /// each thread (or task) its own.
 public final class PCRE2Scratch {
-  let matchData: OpaquePointer
-  let matchContext: OpaquePointer
-  let jitStack: OpaquePointer?
-  /// Whether the last `matches`/`matchesReportingLimit` call with this scratch hit a resource limit.
-  public internal(set) var lastMatchHitLimit = false
+    let matchData: OpaquePointer
+    let matchContext: OpaquePointer
+    let jitStack: OpaquePointer?
+    /// Whether the last `matches`/`matchesReportingLimit` call with this scratch hit a resource limit.
+    public internal(set) var lastMatchHitLimit = false
 
-  /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
-  public init() {
-    guard let data = pcre2_match_data_create_8(1, nil),
-      let context = pcre2_match_context_create_8(nil)
-    else {
-      fatalError("PCRE2: out of memory allocating match data")
+    /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
+    public init() {
+        guard let data = pcre2_match_data_create_8(1, nil),
+            let context = pcre2_match_context_create_8(nil)
+        else {
+            fatalError("PCRE2: out of memory allocating match data")
+        }
+        matchData = data
+        matchContext = context
+        pcre2_set_match_limit_8(context, PCRE2Regex.matchLimit)
+        pcre2_set_depth_limit_8(context, PCRE2Regex.depthLimit)
+        jitStack = pcre2_jit_stack_create_8(32 * 1024, 1024 * 1024, nil)
+        if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
     }
-    matchData = data
-    matchContext = context
-    pcre2_set_match_limit_8(context, PCRE2Regex.matchLimit)
-    pcre2_set_depth_limit_8(context, PCRE2Regex.depthLimit)
-    jitStack = pcre2_jit_stack_create_8(32 * 1024, 1024 * 1024, nil)
-    if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
-  }
 
-  deinit {
-    pcre2_match_data_free_8(matchData)
-    pcre2_match_context_free_8(matchContext)
-    if let jitStack { pcre2_jit_stack_free_8(jitStack) }
-  }
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_match_context_free_8(matchContext)
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+    }
 }

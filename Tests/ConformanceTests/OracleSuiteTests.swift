@@ -11,7 +11,8 @@ import Testing
 @Suite struct OracleSuiteTests {
     static let folder = TestData.repositoryRoot.appendingPathComponent("Tests/Data/oracle")
     static let suites: [String] =
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+        .sorted()
 
     /// The checks WebKit makes for each kind of load the oracle issues (oracle README, spec §4.1–§4.4).
     /// Pages are loaded with GET, so the document's request method is `get`. Some loads are checked
@@ -34,7 +35,8 @@ import Testing
         case "document":
             // A top-level navigation: the top URL is its own URL; the frame still shows about:blank.
             return [
-                ResourceLoadInfo(url: url, mainDocumentURL: url, frameURL: blank, resourceType: .topDocument, requestMethod: .get)
+                ResourceLoadInfo(
+                    url: url, mainDocumentURL: url, frameURL: blank, resourceType: .topDocument, requestMethod: .get)
             ]
         case "child-frame":
             // An <iframe src>: a child-frame navigation whose frame shows about:blank until it loads.
@@ -46,7 +48,8 @@ import Testing
         case "popup":
             return [
                 subresource(.popup, context: .topFrame),
-                ResourceLoadInfo(url: url, mainDocumentURL: url, frameURL: blank, resourceType: .topDocument, requestMethod: .get),
+                ResourceLoadInfo(
+                    url: url, mainDocumentURL: url, frameURL: blank, resourceType: .topDocument, requestMethod: .get),
             ]
         case "csp-report":
             return [subresource(.cspReport), subresource(.other)]
