@@ -14,13 +14,15 @@ import Testing
 /// of the probed element (hidden when a css-display-none action or the global stylesheet applies).
 @Suite struct APIConformanceTests {
     nonisolated(unsafe) static let cases: [[String: Any]] =
-        ((try? TestData.cases("webkit/api-tests.json")) ?? []) + ((try? TestData.cases("webkit/layout-tests.json")) ?? [])
+        ((try? TestData.cases("webkit/api-tests.json")) ?? [])
+        + ((try? TestData.cases("webkit/layout-tests.json")) ?? [])
 
     /// Embedder settings the tests make outside the rule list, as their notes describe them: the
     /// lists' active-action patterns (`*://testhost/*`), an extension base URL, and the request
     /// headers the page sends (every request has `Accept`; the frame's fetch adds `Content-Type`).
     static func activeActions(_ id: String) -> ActiveActionPolicy {
-        id.hasPrefix("WKContentRuleListStoreTest.") ? ActiveActionPolicy(patternsForAllLists: [URLMatchPattern("*://testhost/*")!]) : .none
+        id.hasPrefix("WKContentRuleListStoreTest.")
+            ? ActiveActionPolicy(patternsForAllLists: [URLMatchPattern("*://testhost/*")!]) : .none
     }
     static func extensionBaseURL(_ id: String) -> WebURL? {
         id.hasPrefix("WKContentRuleListStoreTest.ExtensionPath") ? WebURL("extension-scheme://extension-host/") : nil
@@ -51,7 +53,8 @@ import Testing
         for (identifier, text) in try Harness.ruleListTexts(testCase, defaultIdentifier: "testFilter") {
             switch Harness.compile(text, identifier: identifier, extensionBaseURL: Self.extensionBaseURL(id)) {
             case .success(let list): lists.append(list)
-            case .failure(let failure): Issue.record(Comment(rawValue: "\(id): does not compile: \(failure.result.errors)"))
+            case .failure(let failure):
+                Issue.record(Comment(rawValue: "\(id): does not compile: \(failure.result.errors)"))
             }
         }
         let blocker = ContentBlocker(lists: lists, activeActions: Self.activeActions(id))

@@ -47,7 +47,8 @@ import Testing
     func jsonAndBinaryAgree(_ file: String) throws {
         let text = try #require(try Corpus.ruleListText(file))
         let compiled = try #require(RuleListCompiler.compile(json: Array(text.utf8)).list)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString).cbrl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString).cbrl")
+            .path
         try AtomicFile.write(BinaryRuleList.encode(compiled), to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fromJSON = ContentBlocker(lists: [try ContentRuleList(identifier: "list", compiled: compiled)])
@@ -61,7 +62,8 @@ import Testing
             guard let url = WebURL(request.url), main != nil || request.mainDocumentURL.isEmpty,
                 let type = ResourceType(requestName: request.resourceType, loadContext: .topFrame)
             else {
-                Issue.record(Comment(rawValue: "\(file): request not understood: \(request.url) on \(request.mainDocumentURL)"))
+                Issue.record(
+                    Comment(rawValue: "\(file): request not understood: \(request.url) on \(request.mainDocumentURL)"))
                 continue
             }
             let load = ResourceLoadInfo(url: url, mainDocumentURL: main, resourceType: type)
@@ -70,7 +72,8 @@ import Testing
             evaluated += 1
             if !a.lists[0].actions.firedRules.isEmpty { fired += 1 }
             #expect(a.lists[0].actions == b.lists[0].actions, "\(file): \(request.url)")
-            #expect(a.blockedLoad == b.blockedLoad && a.madeHTTPS == b.madeHTTPS && a.blockedCookies == b.blockedCookies)
+            #expect(
+                a.blockedLoad == b.blockedLoad && a.madeHTTPS == b.madeHTTPS && a.blockedCookies == b.blockedCookies)
         }
         #expect(evaluated == requests.count)
         print("\(file): \(evaluated) requests, \(fired) with a rule firing")

@@ -26,7 +26,8 @@ import Testing
 
     @Test(arguments: files)
     func fieldCase(_ file: String) throws {
-        let entry = try #require(try TestData.json(TestData.conformance.appendingPathComponent("field/\(file)")) as? [String: Any])
+        let entry = try #require(
+            try TestData.json(TestData.conformance.appendingPathComponent("field/\(file)")) as? [String: Any])
         var units: [[String: Any]] = [entry]
         units += (entry["variants"] as? [[String: Any]] ?? []).filter { $0["control"] as? Bool != true }
         for unit in units {
@@ -57,7 +58,8 @@ import Testing
         try checkOutcome(request, load: load, blocker: blocker, context: context)
     }
 
-    func checkOutcome(_ request: [String: Any], load: ResourceLoadInfo, blocker: ContentBlocker, context: String) throws {
+    func checkOutcome(_ request: [String: Any], load: ResourceLoadInfo, blocker: ContentBlocker, context: String) throws
+    {
         let results = blocker.results(for: load)
         let expected = (request["contentBlockerExpected"] ?? request["expected"]) as? [String: Any] ?? [:]
         if let blocked = expected["blocked"] as? Bool { #expect(results.blockedLoad == blocked, "\(context): blocked") }

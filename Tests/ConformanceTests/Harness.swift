@@ -24,7 +24,9 @@ enum Harness {
         let decoded = try? BinaryRuleList.decode(BinaryRuleList.encode(compiled))
         #expect(decoded == compiled, "binary round trip changed the compiled list of \(identifier)")
         do {
-            return .success(try ContentRuleList(identifier: identifier, compiled: decoded ?? compiled, extensionBaseURL: extensionBaseURL))
+            return .success(
+                try ContentRuleList(
+                    identifier: identifier, compiled: decoded ?? compiled, extensionBaseURL: extensionBaseURL))
         } catch {
             Issue.record(Comment(rawValue: "\(identifier): \(error)"))
             return .failure(CompileFailure(result: result))
@@ -83,7 +85,9 @@ enum Harness {
         }
         var actualDescriptions = actual.map { exact ? $0 : ["type": $0["type"]!] }
         if results.lists.count > 1 {
-            let key = { (item: [String: String]) in item.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
+            let key = { (item: [String: String]) in
+                item.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            }
             expectedDescriptions.sort { key($0) < key($1) }
             actualDescriptions.sort { key($0) < key($1) }
         }

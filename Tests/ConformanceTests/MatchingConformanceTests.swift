@@ -21,7 +21,8 @@ import Testing
         for (identifier, text) in try Harness.ruleListTexts(testCase, defaultIdentifier: "testFilter") {
             switch Harness.compile(text, identifier: identifier) {
             case .success(let list): lists.append(list)
-            case .failure(let failure): Issue.record(Comment(rawValue: "\(id): does not compile: \(failure.result.errors)"))
+            case .failure(let failure):
+                Issue.record(Comment(rawValue: "\(id): does not compile: \(failure.result.errors)"))
             }
         }
         let blocker = ContentBlocker(lists: lists)

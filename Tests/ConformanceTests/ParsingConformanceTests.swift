@@ -44,7 +44,9 @@ import Testing
         }
         let filter = try #require(pattern, "\(id) has no pattern")
         let rule: [String: Any] = [
-            "trigger": ["url-filter": filter, "url-filter-is-case-sensitive": testCase["caseSensitive"] as? Bool ?? false],
+            "trigger": [
+                "url-filter": filter, "url-filter-is-case-sensitive": testCase["caseSensitive"] as? Bool ?? false,
+            ],
             "action": ["type": "block"],
         ]
         let result = RuleListCompiler.compile(json: Array(try TestData.jsonText([rule]).utf8))

@@ -23,7 +23,9 @@ struct SimplePage {
         for match in tag.matches(in: html, range: NSRange(location: 0, length: text.length)) {
             let attributesText = text.substring(with: match.range(at: 2))
             var attributes: [String: String] = [:]
-            for pair in attribute.matches(in: attributesText, range: NSRange(location: 0, length: (attributesText as NSString).length)) {
+            for pair in attribute.matches(
+                in: attributesText, range: NSRange(location: 0, length: (attributesText as NSString).length))
+            {
                 attributes[(attributesText as NSString).substring(with: pair.range(at: 1)).lowercased()] =
                     (attributesText as NSString).substring(with: pair.range(at: 2))
             }
