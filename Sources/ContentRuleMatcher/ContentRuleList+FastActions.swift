@@ -68,7 +68,11 @@ extension ContentRuleList {
                             guard filterMatches else { continue }
                             if let condition = rule.condition {
                                 if fast.usesDomainIndex[number] {
-                                    let found = Self.sortedContains(domainMatches, candidate)
+                                    let found =
+                                        Self.sortedContains(domainMatches, candidate)
+                                        || fast.domainFallbacks[number].contains {
+                                            conditions[number]?[$0].matches(topBytes, scratch: scratch) == true
+                                        }
                                     guard found != condition.kind.isInverted else { continue }
                                 } else if let patterns = conditions[number] {
                                     let subject = condition.kind.testsFrameURL ? frameBytes : topBytes

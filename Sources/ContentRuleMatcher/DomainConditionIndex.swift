@@ -15,7 +15,7 @@ import ContentRuleModel
 /// Since `d` holds no `:` or `/`, `d` must be the text from its start up to the first `:` or `/`. So
 /// one scan of the top URL yields every candidate key, and a hash look-up gives the rules whose
 /// condition holds. Only domains made of letters, digits, `.`, `-` and `_` take this path (others
-/// are left to PCRE2). Equivalence with PCRE2 is checked by a randomized differential test.
+/// are left to PCRE2, pattern by pattern). Equivalence with PCRE2 is checked by a randomized differential test.
 struct DomainConditionIndex: Sendable {
     /// Key → rule numbers (indices into `CompiledRuleList.rules`), ascending, one table per
     /// (case-sensitive, subdomains) combination: index `caseSensitive ? 2 : 0` + `subdomains ? 1 : 0`.
@@ -23,13 +23,10 @@ struct DomainConditionIndex: Sendable {
 
     var isEmpty: Bool { tables.allSatisfy(\.isEmpty) }
 
-    /// Whether every pattern of `condition` can use the hash tables.
-    static func supports(_ condition: CompiledCondition) -> Bool {
-        guard condition.kind.isDomain, !condition.patterns.isEmpty else { return false }
-        return condition.patterns.allSatisfy { pattern in
-            guard let domain = Self.domain(pattern.source) else { return false }
-            return !domain.bytes.isEmpty && pattern.pcre2Pattern != nil
-        }
+    /// Whether a pattern of a domain condition can use the hash tables (the others are left to PCRE2).
+    static func supports(_ pattern: CompiledPattern) -> Bool {
+        guard let domain = Self.domain(pattern.source) else { return false }
+        return !domain.bytes.isEmpty && pattern.pcre2Pattern != nil
     }
 
     /// The domain without its leading `*`, if it uses only letters, digits, `.`, `-`, `_`.
@@ -47,9 +44,9 @@ struct DomainConditionIndex: Sendable {
         return allowed ? (bytes, subdomains) : nil
     }
 
-    /// Adds rule `number`'s condition (which ``supports(_:)``).
+    /// Adds the patterns of rule `number`'s domain condition that ``supports(_:)``.
     mutating func add(rule number: Int32, condition: CompiledCondition) {
-        for pattern in condition.patterns {
+        for pattern in condition.patterns where Self.supports(pattern) {
             guard let (domain, subdomains) = Self.domain(pattern.source) else { continue }
             let bytes = pattern.caseSensitive ? domain : domain.map(RequiredLiteral.lowercased)
             let table = (pattern.caseSensitive ? 2 : 0) + (subdomains ? 1 : 0)

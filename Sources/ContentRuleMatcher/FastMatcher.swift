@@ -8,7 +8,7 @@ import ContentRuleModel
 /// - **literal**: its url-filter has a required literal of at least 4 bytes (``RequiredLiteral``);
 ///   it is filed in the ``LiteralIndex`` and becomes a candidate when the URL contains its gram;
 /// - **domain**: its url-filter has no such literal, it has an `if-domain` condition that the
-///   ``DomainConditionIndex`` decides, and no `request-method`; it becomes a candidate when one of
+///   ``DomainConditionIndex`` holds entirely, and no `request-method`; it becomes a candidate when one of
 ///   its domains matches the top URL;
 /// - **always**: every other rule (universal filters without a usable condition, short literals).
 ///
@@ -34,8 +34,10 @@ struct FastMatcher: Sendable {
 
     let flags: [RuleFlags]
     let filters: [Filter]
-    /// Whether the rule's condition is decided by ``domainIndex``.
+    /// Whether the rule's condition is decided by ``domainIndex`` (plus ``domainFallbacks``).
     let usesDomainIndex: [Bool]
+    /// Per rule: positions of its domain-condition patterns that the tables cannot hold, tried with PCRE2.
+    let domainFallbacks: [[Int]]
     /// Whether the rule comes in through ``domainIndex`` (rather than the literal index or always).
     let domainDriven: [Bool]
     let literalIndex: LiteralIndex
@@ -49,6 +51,7 @@ struct FastMatcher: Sendable {
         var filters: [Filter] = []
         var usesDomainIndex: [Bool] = []
         var domainDriven: [Bool] = []
+        var domainFallbacks: [[Int]] = []
         var literals: [(rule: Int32, literal: [UInt8])] = []
         var domainIndex = DomainConditionIndex()
         var alwaysChecked: [Int32] = []
@@ -72,15 +75,18 @@ struct FastMatcher: Sendable {
                 filters.append(.regex(required: required))
             }
             var domainCondition = false
-            if let condition = rule.condition, rule.requestMethod == nil, DomainConditionIndex.supports(condition) {
+            var fallbacks: [Int] = []
+            if let condition = rule.condition, condition.kind.isDomain, rule.requestMethod == nil {
                 domainIndex.add(rule: number, condition: condition)
                 domainCondition = true
+                fallbacks = condition.patterns.indices.filter { !DomainConditionIndex.supports(condition.patterns[$0]) }
             }
             usesDomainIndex.append(domainCondition)
+            domainFallbacks.append(fallbacks)
             if let required, required.count >= LiteralIndex.gramLength, !required.contains(0) {
                 literals.append((number, required))
                 domainDriven.append(false)
-            } else if domainCondition, rule.condition?.kind == .ifDomain {
+            } else if domainCondition, fallbacks.isEmpty, rule.condition?.kind == .ifDomain {
                 domainDriven.append(true)
             } else {
                 alwaysChecked.append(number)
@@ -90,6 +96,7 @@ struct FastMatcher: Sendable {
         self.flags = flags
         self.filters = filters
         self.usesDomainIndex = usesDomainIndex
+        self.domainFallbacks = domainFallbacks
         self.domainDriven = domainDriven
         self.literalIndex = LiteralIndex(literals: literals)
         self.domainIndex = domainIndex

@@ -10,7 +10,7 @@ import Testing
 @Suite struct DomainConditionDifferentialTests {
     static let domains = [
         "example.com", "ads.example.com", "a-b_c.net", "x.org", "co.uk", "1.2.3.4", "localhost", "com",
-        "xn--bcher-kva.example", "user", "b.c",
+        "xn--bcher-kva.example", "user", "b.c", "x.org:8443", "google.*",
     ]
 
     /// Rules over every combination: if/unless, exact/`*` subdomains, case-(in)sensitive top URL,
