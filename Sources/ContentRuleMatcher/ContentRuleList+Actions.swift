@@ -17,6 +17,14 @@ public struct ContentRuleListActions: Sendable, Hashable {
     public var firedRules: [UInt32]
 }
 
+extension ContentRuleListActions {
+    /// The result for a load WebKit does not evaluate (a `data:` URL): no actions, no stylesheet.
+    static func notEvaluated(_ identifier: String) -> ContentRuleListActions {
+        ContentRuleListActions(
+            identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil, firedRules: [])
+    }
+}
+
 extension ContentRuleList {
     /// The actions this list takes for `load`, by the reference strategy.
     ///
@@ -30,11 +38,7 @@ extension ContentRuleList {
     }
 
     func referenceActions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
-        guard load.isEvaluated else {
-            return ContentRuleListActions(
-                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil,
-                firedRules: [])
-        }
+        guard load.isEvaluated else { return .notEvaluated(identifier) }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""

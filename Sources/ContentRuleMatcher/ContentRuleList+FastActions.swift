@@ -34,11 +34,7 @@ extension ContentRuleList {
     }
 
     func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
-        guard load.isEvaluated else {
-            return ContentRuleListActions(
-                identifier: identifier, actions: [], sawIgnorePreviousRules: false, globalStylesheet: nil,
-                firedRules: [])
-        }
+        guard load.isEvaluated else { return .notEvaluated(identifier) }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""
