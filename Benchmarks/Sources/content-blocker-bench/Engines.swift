@@ -23,11 +23,9 @@ struct OurEngine: Sendable {
 
     /// "reference": every rule in order, one PCRE2 search each (the conformance-tested matcher).
     static func reference(_ list: ContentRuleList) -> OurEngine {
-        OurEngine(name: "reference", peer: "swift-content-blocker reference matcher (rules in order, PCRE2)") {
-            load in
-            // TODO(indexed matcher): switch to `list.referenceActions(for: load)` once it lands;
-            // today `actions(for:)` IS the reference strategy.
-            list.actions(for: load).actions.contains { if case .block = $0 { true } else { false } }
+        let blocker = ContentBlocker(lists: [list], engine: .reference)
+        return OurEngine(name: "reference", peer: "swift-content-blocker reference matcher (rules in order, PCRE2)") {
+            blocker.results(for: $0).blockedLoad
         }
     }
 }
