@@ -229,6 +229,20 @@ extension SelectorParser {
             }
             k = save
         }
+        /// What may follow the `n` of An+B in the same token: nothing (then an optional B), `-`
+        /// (then a signless integer), or `-` and digits (`n-5`, `2n-5`).
+        func afterN(_ rest: Substring) -> Bool {
+            if rest.isEmpty {
+                optionalB()
+            } else if rest == "-" {
+                skip()
+                guard k < end, isSignlessInteger(tokens[k]) else { return false }
+                k += 1
+            } else if !(rest.hasPrefix("-") && isDigits(rest.dropFirst())) {
+                return false
+            }
+            return true
+        }
         skip()
         guard k < end else { return nil }
         var t = tokens[k]
@@ -247,37 +261,15 @@ extension SelectorParser {
                 var body = Substring(unit)
                 if !plusPrefix, body.hasPrefix("-") { body = body.dropFirst() }
                 guard body.hasPrefix("n") else { return nil }
-                let rest = body.dropFirst()
                 k += 1
-                if rest.isEmpty {
-                    optionalB()
-                } else if rest == "-" {
-                    skip()
-                    guard k < end, isSignlessInteger(tokens[k]) else { return nil }
-                    k += 1
-                } else if rest.hasPrefix("-"), isDigits(rest.dropFirst()) {
-                    // n-5
-                } else {
-                    return nil
-                }
+                guard afterN(body.dropFirst()) else { return nil }
             }
         case .number(isInteger: true, hasSign: _) where !plusPrefix:
             k += 1
         case .dimension(isInteger: true, hasSign: _) where !plusPrefix:
             guard unit.hasPrefix("n") else { return nil }
-            let rest = unit.dropFirst()
             k += 1
-            if rest.isEmpty {
-                optionalB()
-            } else if rest == "-" {
-                skip()
-                guard k < end, isSignlessInteger(tokens[k]) else { return nil }
-                k += 1
-            } else if rest.hasPrefix("-"), isDigits(rest.dropFirst()) {
-                // 2n-5
-            } else {
-                return nil
-            }
+            guard afterN(Substring(unit).dropFirst()) else { return nil }
         default:
             return nil
         }

@@ -257,6 +257,12 @@ struct CSSTokenizer {
         return CSSToken(kind: .number(isInteger: isInteger, hasSign: hasSign), number: number)
     }
 
+    /// Code points that are a token on their own.
+    static let punctuation: [Unicode.Scalar: CSSToken.Kind] = [
+        "(": .leftParen, ")": .rightParen, "[": .leftBracket, "]": .rightBracket, "{": .leftBrace,
+        "}": .rightBrace, ",": .comma, ":": .colon, ";": .semicolon,
+    ]
+
     mutating func next() -> CSSToken? {
         // Comments.
         while at(i) == "/" && at(i + 1) == "*" {
@@ -279,33 +285,9 @@ struct CSSTokenizer {
                 let isID = startsIdent(i)
                 return CSSToken(kind: .hash(isID: isID), value: consumeName())
             }
-        case "(":
+        case _ where Self.punctuation[c] != nil:
             i += 1
-            return CSSToken(kind: .leftParen)
-        case ")":
-            i += 1
-            return CSSToken(kind: .rightParen)
-        case "[":
-            i += 1
-            return CSSToken(kind: .leftBracket)
-        case "]":
-            i += 1
-            return CSSToken(kind: .rightBracket)
-        case "{":
-            i += 1
-            return CSSToken(kind: .leftBrace)
-        case "}":
-            i += 1
-            return CSSToken(kind: .rightBrace)
-        case ",":
-            i += 1
-            return CSSToken(kind: .comma)
-        case ":":
-            i += 1
-            return CSSToken(kind: .colon)
-        case ";":
-            i += 1
-            return CSSToken(kind: .semicolon)
+            return CSSToken(kind: Self.punctuation[c]!)
         case "+", ".":
             if startsNumber(i) { return consumeNumeric() }
         case "-":

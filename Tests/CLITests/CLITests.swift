@@ -10,17 +10,7 @@ import Testing
         var stderr: String
     }
 
-    static var executable: URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // On Linux the test binary sits next to the products; on other layouts walk up a level.
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("content-blocker")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return TestData.repositoryRoot.appendingPathComponent(".build/debug/content-blocker")
-    }
+    static var executable: URL { TestData.contentBlockerExecutable }
 
     static func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
         let process = Process()

@@ -45,6 +45,21 @@ enum Harness {
         return [(unit["ruleListIdentifier"] as? String ?? defaultIdentifier, text)]
     }
 
+    /// Every list of `texts`, compiled; a list that does not compile is recorded as an issue (the
+    /// data expects it to compile) and left out.
+    static func compileAll(_ texts: [(String, String)], context: String, extensionBaseURL: WebURL? = nil)
+        -> [ContentRuleList]
+    {
+        texts.compactMap { identifier, text in
+            switch compile(text, identifier: identifier, extensionBaseURL: extensionBaseURL) {
+            case .success(let list): return list
+            case .failure(let failure):
+                Issue.record(Comment(rawValue: "\(context): does not compile: \(failure.result.errors)"))
+                return nil
+            }
+        }
+    }
+
     /// A request object of the conformance data as a load. `PORT` stands for a test-server port.
     static func load(_ request: [String: Any]) -> ResourceLoadInfo? {
         func url(_ key: String) -> String? { (request[key] as? String)?.replacingOccurrences(of: "PORT", with: "8000") }

@@ -17,14 +17,8 @@ import Testing
     func matching(_ index: Int) throws {
         let testCase = Self.cases[index]
         let id = testCase["id"] as? String ?? "\(index)"
-        var lists: [ContentRuleList] = []
-        for (identifier, text) in try Harness.ruleListTexts(testCase, defaultIdentifier: "testFilter") {
-            switch Harness.compile(text, identifier: identifier) {
-            case .success(let list): lists.append(list)
-            case .failure(let failure):
-                Issue.record(Comment(rawValue: "\(id): does not compile: \(failure.result.errors)"))
-            }
-        }
+        let lists = Harness.compileAll(
+            try Harness.ruleListTexts(testCase, defaultIdentifier: "testFilter"), context: id)
         let blocker = ContentBlocker(lists: lists)
         let exact = testCase["compare"] as? String == "exact"
         for request in testCase["requests"] as? [[String: Any]] ?? [] {

@@ -72,13 +72,7 @@ import Testing
         var texts: [String] = []
         if let rules = suite["rules"] { texts.append(try TestData.jsonText(rules)) }
         for list in suite["rule_lists"] as? [Any] ?? [] { texts.append(try TestData.jsonText(list)) }
-        var lists: [ContentRuleList] = []
-        for (index, text) in texts.enumerated() {
-            switch Harness.compile(text, identifier: "list\(index)") {
-            case .success(let list): lists.append(list)
-            case .failure(let failure): Issue.record(Comment(rawValue: "\(file): \(failure.result.errors)"))
-            }
-        }
+        let lists = Harness.compileAll(texts.enumerated().map { ("list\($0.offset)", $0.element) }, context: file)
         let blocker = ContentBlocker(lists: lists)
         for testCase in suite["cases"] as? [[String: Any]] ?? [] {
             let context = "\(file) \(testCase["id"] ?? "")"

@@ -36,7 +36,7 @@ import Testing
     /// `content-blocker compile` of a large list, killed with SIGKILL after a random delay, many times:
     /// the output is always absent or a complete, valid binary rule list (never partial).
     @Test func killedCompileLeavesNoPartialFile() throws {
-        let cli = CLIPath.executable
+        let cli = TestData.contentBlockerExecutable
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easyprivacy.json").path
         let directory = try Self.temporaryDirectory()
         let output = directory.appendingPathComponent("out.cbrl").path
@@ -64,18 +64,5 @@ import Testing
             }
         }
         print("killed compiles: output complete in some attempts: \(sawComplete)")
-    }
-}
-
-enum CLIPath {
-    static var executable: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("content-blocker")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return TestData.repositoryRoot.appendingPathComponent(".build/debug/content-blocker")
     }
 }

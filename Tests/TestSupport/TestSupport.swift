@@ -21,6 +21,19 @@ public enum TestData {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url), options: [.fragmentsAllowed])
     }
 
+    /// The built `content-blocker` executable: beside the test binary on Linux (a level or two up
+    /// elsewhere), else `.build/debug/content-blocker`.
+    public static var contentBlockerExecutable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("content-blocker")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/content-blocker")
+    }
+
     /// A conformance file (path relative to `Tests/Data/conformance`) as a JSON object.
     public static func jsonObject(_ relativePath: String) throws -> [String: Any] {
         guard let object = try json(conformance.appendingPathComponent(relativePath)) as? [String: Any] else {
