@@ -1,4 +1,5 @@
 import ContentRuleFormat
+import ContentRuleMatcher
 import ContentRuleModel
 
 enum InspectCommand {
@@ -19,27 +20,34 @@ enum InspectCommand {
         }
         guard args.positionals.count == 1 else { throw UsageError("inspect takes exactly one file") }
         let path = args.positionals[0]
-        let bytes = try RuleListInput.read(path)
-        let list: CompiledRuleList
+        let rules: MappedRuleList
         do {
-            list = try BinaryRuleList.decode(bytes)
+            rules = try path == "-" ? MappedRuleList(bytes: RuleListInput.read(path)) : MappedRuleList(contentsOfFile: path)
+            try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()
+        } catch let error as RuntimeError {
+            throw error
         } catch {
             Console.err("\(path): \(error)")
             return 1
         }
         var slotCounts: [(String, JSON)] = []
         for type in ActionType.allCases {
-            let count = list.actionSlots.filter { $0.type == type }.count
+            let count = (0..<rules.actionSlotCount).filter { rules.actionType($0) == type }.count
             if count > 0 { slotCounts.append((type.rawValue, .int(count))) }
         }
-        let universal = list.rules.filter { $0.urlFilter.matchesEverything }.count
-        let conditional = list.rules.filter { $0.condition != nil }.count
+        let records = (0..<rules.ruleCount).map { rules.rule($0) }
+        let universal = records.filter { rules.pattern($0.pattern).kind == .everything }.count
+        let conditional = records.filter { $0.condition != nil }.count
+        let stylesheet = rules.globalStylesheet
         let report: JSON = .object([
-            ("file", .string(path)), ("formatVersion", .int(Int(BinaryRuleList.version))), ("bytes", .int(bytes.count)),
-            ("sourceRules", .int(list.sourceRuleCount)), ("rules", .int(list.rules.count)),
-            ("universalRules", .int(universal)), ("rulesWithConditions", .int(conditional)),
-            ("actionSlots", .object(slotCounts)),
-            ("globalStylesheetSelectors", .int(list.globalStylesheet.map { $0.split(separator: ",").count } ?? 0)),
+            ("file", .string(path)), ("formatVersion", .int(Int(BinaryRuleList.version))),
+            ("bytes", .int(rules.byteCount)), ("sourceRules", .int(rules.sourceRuleCount)),
+            ("rules", .int(rules.ruleCount)), ("universalRules", .int(universal)),
+            ("rulesWithConditions", .int(conditional)), ("actionSlots", .object(slotCounts)),
+            ("globalStylesheetSelectors", .int(stylesheet.map { $0.split(separator: ",").count } ?? 0)),
+            ("patterns", .int(rules.patternCount)), ("domains", .int(rules.domainCount)),
+            ("conditions", .int(rules.conditionCount)),
+            ("alwaysCheckedRules", .int(rules.alwaysCheckedRules.count)),
         ])
         if args.flag("--json") {
             Console.out(report.text)

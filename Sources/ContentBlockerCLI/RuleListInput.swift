@@ -33,27 +33,31 @@ enum RuleListInput {
         for diagnostic in diagnostics { Console.err("\(file): \(diagnostic)") }
     }
 
-    /// Loads a list for matching: compiles JSON in memory, or decodes a binary rule list.
+    /// Loads a list for matching: maps a binary rule list in place, or compiles JSON in memory.
     static func load(_ path: String) throws(RuntimeError) -> ContentRuleList {
-        let bytes = try read(path)
         let identifier = identifier(for: path)
-        let compiled: CompiledRuleList
-        if isBinaryRuleList(bytes) {
+        if path != "-" {
             do {
-                compiled = try BinaryRuleList.decode(bytes)
+                return ContentRuleList(identifier: identifier, rules: try MappedRuleList(contentsOfFile: path))
+            } catch BinaryRuleListError.notARuleList {
+                // Not a binary rule list: read it as JSON below.
             } catch {
                 throw RuntimeError("\(path): \(error)")
             }
-        } else {
+        }
+        let bytes = try read(path)
+        do {
+            if isBinaryRuleList(bytes) {
+                return ContentRuleList(identifier: identifier, rules: try MappedRuleList(bytes: bytes))
+            }
             let result = RuleListCompiler.compile(json: bytes)
             guard let list = result.list else {
                 report(result.errors, file: path)
                 throw RuntimeError("\(path): the rule list is invalid (\(result.errors.count) error(s))")
             }
-            compiled = list
-        }
-        do {
-            return try ContentRuleList(identifier: identifier, compiled: compiled)
+            return try ContentRuleList(identifier: identifier, compiled: list)
+        } catch let error as RuntimeError {
+            throw error
         } catch {
             throw RuntimeError("\(path): \(error)")
         }

@@ -25,6 +25,7 @@ struct ByteWriter {
     }
 
     mutating func count(_ value: Int) { u32(UInt32(value)) }
+    mutating func append(_ values: [UInt8]) { bytes.append(contentsOf: values) }
 }
 
 /// Bounds-checked little-endian reader: every read checks the remaining length and throws
@@ -94,20 +95,5 @@ struct ByteReader {
             throw .malformed(offset: start, reason: "element count \(value) exceeds the data")
         }
         return value
-    }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as used by zlib and PNG.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = (value & 1) != 0 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -31,7 +31,7 @@ public struct ContentBlocker: Sendable {
     /// - Complexity: the sum over lists of ``ContentRuleList/actions(for:)`` (or of
     ///   ``ContentRuleList/referenceActions(for:)`` with the reference engine).
     public func results(for load: ResourceLoadInfo, requestHeaders: [(String, String)] = []) -> ContentRuleListResults {
-        let scratch = PCRE2Scratch()
+        let scratch = PCRE2Scratch.forCurrentThread
         var results = ContentRuleListResults(url: load.url)
         var redirects: [(RedirectAction, ContentRuleList)] = []
         var headerActions: [ModifyHeadersAction] = []

@@ -3,99 +3,95 @@ import ContentRuleModel
 import ContentRuleURL
 import PCRE2Support
 
-/// Which strategy decides a load: the indexed one (default) or the reference one (every rule).
-///
-/// Both give identical ``ContentRuleListActions`` on every load; the differential tests check it.
-public enum MatchingEngine: String, Sendable, Hashable, CaseIterable {
-    /// ``ContentRuleList/actions(for:)``: literal index, domain tables, cheap checks first.
-    case fast
-    /// ``ContentRuleList/referenceActions(for:)``: every rule in order, one PCRE2 search each.
-    case reference
-}
-
 extension ContentRuleList {
     /// The actions this list takes for `load` (WebKit `actionsFromContentRuleList`, spec §4.5–§4.8).
     ///
-    /// Same answer as ``referenceActions(for:)``, found without trying every rule: the lower-cased
-    /// URL is scanned once for the 4-byte grams of the rules' required literals, the top URL once for
-    /// `if-domain`/`unless-domain` hosts; only those rules (plus the few with neither) are checked, in
-    /// rule order: flag masks first, then the literal or PCRE2 url-filter, then the condition.
+    /// Same answer as ``referenceActions(for:)``, found without trying every rule:
+    /// - what depends only on the top URL and the load's flags — which domain and top-URL conditions
+    ///   hold, and which universal rules (url-filter matching everything) fire — is computed once per
+    ///   distinct (top URL, flags) and cached (``TopURLEntry``);
+    /// - the lower-cased URL is scanned once for the 4-byte grams of the rules' required literals
+    ///   (the file's literal index); only those rules, the rules whose `if-domain` entries matched,
+    ///   and the few always-checked rules are tried, in rule order: flags first, then the literal or
+    ///   PCRE2 url-filter (PCRE2 only after the required literal was found), then the condition.
     ///
-    /// - Complexity: O(URL length + top URL length + candidate rules × URL length).
+    /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL and
+    ///   flags, O(top URL length + universal rules).
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
-        actions(for: load, scratch: PCRE2Scratch())
-    }
-
-    func actions(for load: ResourceLoadInfo, engine: MatchingEngine, scratch: PCRE2Scratch) -> ContentRuleListActions {
-        switch engine {
-        case .fast: return actions(for: load, scratch: scratch)
-        case .reference: return referenceActions(for: load, scratch: scratch)
-        }
+        actions(for: load, scratch: PCRE2Scratch.forCurrentThread)
     }
 
     func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
-        guard load.isEvaluated else { return .notEvaluated(identifier) }
+        guard load.isEvaluated else { return ContentRuleListActions(notEvaluated: identifier) }
         var url = load.url.serialization
         var top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""
-        let resourceType = load.resourceType.rawValue
-        let loadType = LoadTypes(load.loadType).rawValue
-        let loadContext = LoadContexts(load.loadContext).rawValue
-        var slots = Set<UInt32>()
-        var fired: [UInt32] = []
+        let flags = LoadFlags(load)
+        let entry = topURLCache.entry(top: top, flags: flags) {
+            top.withUTF8 { TopURLEntry(list: self, top: $0, flags: flags, scratch: scratch) }
+        }
+        var fired: [Int32] = []
+        var slots: [UInt32] = []
         url.withUTF8 { urlBytes in
-            top.withUTF8 { topBytes in
-                frame.withUTF8 { frameBytes in
-                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(urlBytes.count, 1)) { lower in
-                        for index in 0..<urlBytes.count { lower[index] = RequiredLiteral.lowercased(urlBytes[index]) }
-                        let lowerURL = UnsafeBufferPointer(rebasing: lower[0..<urlBytes.count])
-                        let (candidates, domainMatches) = fast.candidates(lowercasedURL: lowerURL, top: topBytes)
-                        for candidate in candidates {
-                            let number = Int(candidate)
-                            let flags = fast.flags[number]
-                            guard flags.resourceTypes & resourceType != 0, flags.loadTypes & loadType != 0,
-                                flags.loadContexts & loadContext != 0
-                            else { continue }
-                            let rule = compiled.rules[number]
-                            if let method = rule.requestMethod, method != load.requestMethod { continue }
-                            let filterMatches =
-                                fast.filterMatches(number, url: urlBytes, lowercasedURL: lowerURL)
-                                ?? urlFilters[number].matches(urlBytes, scratch: scratch)
-                            guard filterMatches else { continue }
-                            if let condition = rule.condition {
-                                if fast.usesDomainIndex[number] {
-                                    let found =
-                                        Self.sortedContains(domainMatches, candidate)
-                                        || fast.domainFallbacks[number].contains {
-                                            conditions[number]?[$0].matches(topBytes, scratch: scratch) == true
-                                        }
-                                    guard found != condition.kind.isInverted else { continue }
-                                } else if let patterns = conditions[number] {
-                                    let subject = condition.kind.testsFrameURL ? frameBytes : topBytes
-                                    guard
-                                        conditionHolds(
-                                            condition.kind, patterns, subject, method: rule.requestMethod, scratch)
-                                    else { continue }
-                                }
+            frame.withUTF8 { frameBytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(urlBytes.count, 1)) { lower in
+                    for index in 0..<urlBytes.count { lower[index] = IndexHash.lowercased(urlBytes[index]) }
+                    let lowerURL = UnsafeBufferPointer(rebasing: lower[0..<urlBytes.count])
+                    var candidates = alwaysChecked
+                    collectLiteralCandidates(lowerURL, into: &candidates)
+                    candidates.append(contentsOf: entry.domainCandidates)
+                    candidates.sort()
+                    var previous: Int32 = -1
+                    for candidate in candidates where candidate != previous {
+                        previous = candidate
+                        let rule = rules.rule(Int(candidate))
+                        guard Self.flagsAdmit(rule, flags),
+                            patternMatches(rule.pattern, urlBytes, prefilter: lowerURL, scratch)
+                        else { continue }
+                        if let condition = rule.condition {
+                            let kind = rules.condition(condition).kind
+                            let holds: Bool
+                            if rule.method != 0 {
+                                holds = kind.isInverted  // spec §4.6 request-method quirk
+                            } else if kind.testsFrameURL {
+                                holds = conditionPatternsMatch(condition, frameBytes, scratch) != kind.isInverted
+                            } else {
+                                holds = SortedRules.contains(entry.conditionMatches, candidate) != kind.isInverted
                             }
-                            slots.insert(rule.actionSlot)
-                            fired.append(rule.sourceIndex)
+                            guard holds else { continue }
                         }
+                        fired.append(candidate)
+                        slots.append(rule.actionSlot)
                     }
                 }
             }
         }
-        return finish(slots: slots, fired: fired)
+        if slots.count > 1 {
+            slots.sort()
+            slots = SortedRules.unique(slots)
+        }
+        return ContentRuleListActions(list: self, universal: entry, otherRules: fired, otherSlots: slots)
     }
 
-    /// Binary search in an ascending array.
-    private static func sortedContains(_ values: [Int32], _ value: Int32) -> Bool {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
+    /// Appends the rules filed under a gram that occurs in `url` (lower-cased), with duplicates.
+    /// - Complexity: O(URL length + candidates).
+    private func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
+        let capacity = rules.literalHashCapacity
+        guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
+        let mask = capacity - 1
+        var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
+        for at in 3..<url.count {
+            gram = gram >> 8 | UInt32(url[at]) << 24
+            var slot = IndexHash.gramSlot(gram) & mask
+            while true {
+                let key = rules.literalGram(slot)
+                if key == gram {
+                    for index in rules.literalPostings(slot) { candidates.append(rules.literalPosting(index)) }
+                    break
+                }
+                if key == 0 { break }
+                slot = (slot + 1) & mask
+            }
         }
-        return low < values.count && values[low] == value
     }
 }

@@ -1,153 +1,141 @@
 public import ContentRuleFormat
 public import ContentRuleURL
 import PCRE2Support
+import Synchronization
 
 /// A compiled content rule list ready to match, identified by a string (WebKit's `ContentExtension`).
 ///
-/// Immutable and `Sendable`: one instance can be queried from many threads at once. Each call
-/// uses its own PCRE2 match data.
+/// Reads the binary rule list in place (``MappedRuleList``): opening a file maps it and validates it,
+/// nothing is decoded or compiled up front. PCRE2 patterns are compiled the first time a request
+/// needs them; the answers of conditions that depend only on the top URL are computed once per
+/// distinct top URL and flag combination and cached.
+///
+/// Immutable from the outside and `Sendable`: one instance can be queried from many threads at once
+/// (its caches are behind locks; PCRE2 match data is per thread).
 public final class ContentRuleList: Sendable {
     /// The list's identifier (the CLI uses the file name without extension).
     public let identifier: String
-    /// The compiled form this list was loaded from.
-    public let compiled: CompiledRuleList
+    /// The binary rule list this list reads.
+    public let rules: MappedRuleList
     /// Base URL for `redirect` `extension-path` actions (empty for plain WKContentRuleLists).
     public let extensionBaseURL: WebURL?
-    let urlFilters: [PreparedPattern]
-    let conditions: [[PreparedPattern]?]
-    /// The candidate indexes of the fast strategy (``actions(for:)``).
-    let fast: FastMatcher
+    let regexes = RegexCache()
+    let topURLCache = TopURLCache()
+    let alwaysChecked: [Int32]
+    let universal: [Int32]
+    let topURLRules: [Int32]
+    let domainFallbacks: [(rule: Int32, domain: Int)]
+    let globalStylesheet: String?
 
-    /// Prepares a compiled list: compiles every url-filter and condition pattern with PCRE2 and
-    /// builds the fast strategy's literal index and domain tables.
-    ///
-    /// - Complexity: O(total pattern length) plus PCRE2 compilation.
-    /// - Throws: ``ContentRuleListLoadError`` if a pattern does not compile (a damaged or foreign file).
-    public init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil)
-        throws(ContentRuleListLoadError)
-    {
+    /// Makes a list from a binary rule list already opened.
+    /// - Complexity: O(number of always-checked, universal and top-URL rules).
+    public init(identifier: String, rules: MappedRuleList, extensionBaseURL: WebURL? = nil) {
         self.identifier = identifier
-        self.compiled = compiled
+        self.rules = rules
         self.extensionBaseURL = extensionBaseURL
-        var urlFilters: [PreparedPattern] = []
-        var conditions: [[PreparedPattern]?] = []
-        urlFilters.reserveCapacity(compiled.rules.count)
-        conditions.reserveCapacity(compiled.rules.count)
-        for rule in compiled.rules {
-            urlFilters.append(try PreparedPattern(rule.urlFilter, rule: rule.sourceIndex))
-            if let condition = rule.condition {
-                var prepared: [PreparedPattern] = []
-                for pattern in condition.patterns {
-                    prepared.append(try PreparedPattern(pattern, rule: rule.sourceIndex))
-                }
-                conditions.append(prepared)
-            } else {
-                conditions.append(nil)
-            }
-        }
-        self.urlFilters = urlFilters
-        self.conditions = conditions
-        self.fast = FastMatcher(compiled)
+        alwaysChecked = rules.alwaysCheckedRules
+        universal = rules.universalRules
+        topURLRules = rules.topURLRules
+        domainFallbacks = rules.domainFallbacks
+        globalStylesheet = rules.globalStylesheet
     }
 
-    /// Loads a binary rule list file written by `content-blocker compile`.
-    /// - Throws: ``ContentRuleListLoadError`` for I/O errors, damaged files and wrong versions.
-    public convenience init(identifier: String, contentsOfFile path: String, extensionBaseURL: WebURL? = nil)
+    /// Encodes `compiled` as a binary rule list in memory and reads it (the same path as a file).
+    /// - Throws: ``ContentRuleListLoadError`` (only if the encoding could not be read back: a bug).
+    public convenience init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil)
         throws(ContentRuleListLoadError)
     {
-        let compiled: CompiledRuleList
+        let mapped: MappedRuleList
         do {
-            compiled = try BinaryRuleList.decode(try AtomicFile.read(path))
+            mapped = try MappedRuleList(bytes: BinaryRuleList.encode(compiled))
         } catch {
             throw .binary(error)
         }
-        try self.init(identifier: identifier, compiled: compiled, extensionBaseURL: extensionBaseURL)
+        self.init(identifier: identifier, rules: mapped, extensionBaseURL: extensionBaseURL)
+    }
+
+    /// Maps and validates a binary rule list file written by `content-blocker compile`.
+    /// - Throws: ``ContentRuleListLoadError`` for I/O errors, damaged files and wrong versions.
+    /// - Complexity: O(file size) for the checksum and validation; no decoding.
+    public convenience init(identifier: String, contentsOfFile path: String, extensionBaseURL: WebURL? = nil)
+        throws(ContentRuleListLoadError)
+    {
+        let mapped: MappedRuleList
+        do {
+            mapped = try MappedRuleList(contentsOfFile: path)
+        } catch {
+            throw .binary(error)
+        }
+        self.init(identifier: identifier, rules: mapped, extensionBaseURL: extensionBaseURL)
+    }
+
+    /// Compiles every PCRE2 pattern of the list now and reports the first that PCRE2 rejects.
+    ///
+    /// Matching never needs this: a pattern that does not compile is treated as matching nothing.
+    /// `content-blocker inspect` calls it to vouch for a file.
+    /// - Complexity: PCRE2 compilation of every stored pattern.
+    public func compileAllPatterns() throws(ContentRuleListLoadError) {
+        for id in 0..<rules.patternCount where rules.pattern(id).kind == .regex {
+            if let error = regexes.patternRegex(id, in: rules).error {
+                throw .pattern(id: id, error: error)
+            }
+        }
+        for id in 0..<rules.domainCount {
+            if let error = regexes.domainRegex(id, in: rules).error { throw .pattern(id: id, error: error) }
+        }
     }
 }
 
 /// Why a rule list could not be made ready to match.
 public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     case binary(BinaryRuleListError)
-    case pattern(rule: UInt32, pattern: String, error: String)
+    /// A stored PCRE2 pattern does not compile (only reported by ``ContentRuleList/compileAllPatterns()``).
+    case pattern(id: Int, error: String)
 
     public var description: String {
         switch self {
         case .binary(let error): return error.description
-        case .pattern(let rule, let pattern, let error):
-            return "rule \(rule): pattern \(pattern) does not compile: \(error)"
+        case .pattern(let id, let error): return "stored pattern \(id) does not compile: \(error)"
         }
     }
 }
 
-/// A pattern ready to match: a literal search, a PCRE2 regex, or "matches everything".
-struct PreparedPattern: Sendable {
-    enum Kind: Sendable {
-        case everything
-        case literal(LiteralMatcher)
-        case regex(PCRE2Regex)
+/// PCRE2 patterns compiled on first use, shared by all threads.
+final class RegexCache: Sendable {
+    struct Compiled: Sendable {
+        var regex: PCRE2Regex?
+        var error: String?
     }
-    let kind: Kind
+    private let shards: [Shard] = (0..<16).map { _ in Shard() }
+    private final class Shard: Sendable {
+        let table = Mutex<[Int: Compiled]>([:])
+    }
 
-    /// Literal patterns need no PCRE2 code (and some, like a 100,000-character literal, exceed
-    /// PCRE2's pattern size limit); others are compiled as URLFilterSyntax emitted them, with no
-    /// options (case folding is inside the pattern).
-    init(_ pattern: CompiledPattern, rule: UInt32) throws(ContentRuleListLoadError) {
-        if pattern.matchesEverything {
-            kind = .everything
-        } else if let literal = pattern.literal {
-            kind = .literal(LiteralMatcher(literal, caseSensitive: pattern.caseSensitive))
-        } else {
-            do {
-                kind = .regex(try PCRE2Regex(pattern.pcre2Pattern ?? "", options: []))
-            } catch {
-                throw .pattern(rule: rule, pattern: pattern.source, error: error.description)
-            }
+    func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
+        cached(key: id << 1) { String(decoding: rules.pattern(id).text, as: UTF8.self) }
+    }
+
+    /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.
+    func domainRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
+        cached(key: id << 1 | 1) {
+            let domain = rules.domain(id)
+            let text = String(decoding: domain.text, as: UTF8.self)
+            guard domain.indexed else { return text }
+            return DomainConditionPattern.pcre2(
+                domain: text, subdomains: domain.subdomains, caseSensitive: domain.caseSensitive)
         }
     }
 
-    func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> Bool {
-        switch kind {
-        case .everything: return true
-        case .literal(let literal): return literal.matches(subject)
-        case .regex(let regex): return regex.matches(subject, scratch: scratch)
+    private func cached(key: Int, source: () -> String) -> Compiled {
+        let shard = shards[key & 15]
+        if let found = shard.table.withLock({ $0[key] }) { return found }
+        var compiled = Compiled()
+        do {
+            compiled.regex = try PCRE2Regex(source(), options: [])
+        } catch {
+            compiled.error = error.description
         }
-    }
-}
-
-/// Substring search for a literal url-filter, ASCII case-insensitive unless case-sensitive.
-struct LiteralMatcher: Sendable {
-    let bytes: [UInt8]
-    let caseSensitive: Bool
-    let anchoredAtStart: Bool
-    let anchoredAtEnd: Bool
-
-    init(_ literal: LiteralPattern, caseSensitive: Bool) {
-        bytes = Array(caseSensitive ? literal.text.utf8 : literal.text.lowercased().utf8)
-        self.caseSensitive = caseSensitive
-        anchoredAtStart = literal.anchoredAtStart
-        anchoredAtEnd = literal.anchoredAtEnd
-    }
-
-    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = bytes.count
-        guard count <= subject.count else { return false }
-        if anchoredAtStart && anchoredAtEnd { return count == subject.count && equal(subject, at: 0) }
-        if anchoredAtStart { return equal(subject, at: 0) }
-        if anchoredAtEnd { return equal(subject, at: subject.count - count) }
-        var start = 0
-        while start + count <= subject.count {
-            if equal(subject, at: start) { return true }
-            start += 1
-        }
-        return false
-    }
-
-    private func equal(_ subject: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        for index in 0..<bytes.count {
-            var byte = subject[start + index]
-            if !caseSensitive && byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
-            if byte != bytes[index] { return false }
-        }
-        return true
+        shard.table.withLock { $0[key] = compiled }
+        return compiled
     }
 }

@@ -32,7 +32,19 @@ import Testing
         } else {
             #expect(result.errors.isEmpty, "\(file): \(result.errors.prefix(3))")
             let compiled = try #require(result.list)
-            #expect(try BinaryRuleList.decode(BinaryRuleList.encode(compiled)) == compiled, "\(file): round trip")
+            let rules = try MappedRuleList(bytes: BinaryRuleList.encode(compiled))
+            #expect(rules.ruleCount == compiled.rules.count, "\(file): rules after encoding")
+            #expect(rules.sourceRuleCount == compiled.sourceRuleCount, "\(file): source rules after encoding")
+            #expect(rules.actionSlotCount == compiled.actionSlots.count, "\(file): action slots after encoding")
+            #expect(rules.globalStylesheet == compiled.globalStylesheet, "\(file): global stylesheet after encoding")
+            let list = ContentRuleList(identifier: file, rules: rules)
+            try list.compileAllPatterns()
+            for (slot, action) in compiled.actionSlots.enumerated() where slot % 97 == 0 {
+                #expect(rules.action(slot) == action, "\(file): action slot \(slot)")
+            }
+            for (number, rule) in compiled.rules.enumerated() where number % 89 == 0 {
+                #expect(rules.sourceIndex(ofRule: number) == rule.sourceIndex, "\(file): source index of rule \(number)")
+            }
         }
     }
 

@@ -62,7 +62,7 @@ import Testing
     }
 
     static func generatedLoads(for list: ContentRuleList, count: Int, seed: UInt64) -> [ResourceLoadInfo] {
-        let vocabulary = Differential.Vocabulary(list.compiled)
+        let vocabulary = Differential.Vocabulary(Differential.compiled(list))
         var random = SeededGenerator(seed: seed)
         var loads: [ResourceLoadInfo] = []
         var attempts = 0

@@ -38,7 +38,13 @@ enum Differential {
     /// Compiles a JSON rule list and prepares it for matching.
     static func list(_ text: String, identifier: String) throws -> ContentRuleList? {
         guard let compiled = RuleListCompiler.compile(json: Array(text.utf8)).list else { return nil }
+        cache.setCompiled(identifier, compiled)
         return try ContentRuleList(identifier: identifier, compiled: compiled)
+    }
+
+    /// The compiled form a list made by ``list(_:identifier:)`` came from (for vocabularies).
+    static func compiled(_ list: ContentRuleList) -> CompiledRuleList {
+        cache.compiled(list.identifier) ?? CompiledRuleList(rules: [], actionSlots: [], globalStylesheet: nil, sourceRuleCount: 0)
     }
 
     /// A bundled (`rules/…`) or shared (`shared:…`) list, compiled once per test process.
@@ -58,6 +64,17 @@ enum Differential {
     private final class Cache: @unchecked Sendable {
         private let lock = NSLock()
         private var lists: [String: ContentRuleList] = [:]
+        private var compiledLists: [String: CompiledRuleList] = [:]
+        func compiled(_ name: String) -> CompiledRuleList? {
+            lock.lock()
+            defer { lock.unlock() }
+            return compiledLists[name]
+        }
+        func setCompiled(_ name: String, _ list: CompiledRuleList) {
+            lock.lock()
+            compiledLists[name] = list
+            lock.unlock()
+        }
         func get(_ name: String) -> ContentRuleList? {
             lock.lock()
             defer { lock.unlock() }
@@ -73,7 +90,10 @@ enum Differential {
 
     /// What the reference strategy costs per request on a list: rules plus condition patterns.
     static func referenceCost(_ list: ContentRuleList) -> Int {
-        list.compiled.rules.reduce(0) { $0 + 1 + ($1.condition?.patterns.count ?? 0) }
+        let rules = list.rules
+        return (0..<rules.ruleCount).reduce(0) { total, number in
+            total + 1 + (rules.rule(number).condition.map { rules.condition($0).entries.count } ?? 0)
+        }
     }
 
     /// Integer from the environment, or `fallback`.

@@ -53,7 +53,7 @@ import Testing
             process.waitUntilExit()
             if FileManager.default.fileExists(atPath: output) {
                 let bytes = try AtomicFile.read(output)
-                #expect(throws: Never.self, "attempt \(attempt): partial output") { try BinaryRuleList.decode(bytes) }
+                #expect(throws: Never.self, "attempt \(attempt): partial output") { try MappedRuleList(bytes: bytes) }
                 sawComplete = true
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

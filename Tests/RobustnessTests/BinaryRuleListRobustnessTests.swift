@@ -1,5 +1,8 @@
 import ContentRuleCompiler
 import ContentRuleFormat
+import ContentRuleMatcher
+import ContentRuleModel
+import ContentRuleURL
 import Foundation
 import TestSupport
 import Testing
@@ -25,15 +28,30 @@ import Testing
         return BinaryRuleList.encode(compiled)
     }()
 
-    @Test func sampleRoundTrips() throws {
-        let decoded = try BinaryRuleList.decode(Self.sample)
-        #expect(BinaryRuleList.encode(decoded) == Self.sample)
-        #expect(decoded.rules.count == 10)
+    @Test func sampleOpensAndMatches() throws {
+        let rules = try MappedRuleList(bytes: Self.sample)
+        #expect(rules.ruleCount == 10)
+        #expect(rules.sourceRuleCount == 10)
+        let list = ContentRuleList(identifier: "sample", rules: rules)
+        try list.compileAllPatterns()
+        let load = try #require(Self.loads.first)
+        #expect(list.actions(for: load).actions == [.block])
+    }
+
+    /// XXH64 (seed 0) values from the `xxhash` package on PyPI (the reference implementation's bindings).
+    @Test func checksumIsXXH64() {
+        let vectors: [([UInt8], UInt64)] = [
+            ([], 0xEF46_DB37_51D8_E999), (Array("a".utf8), 0xD24E_C4F1_A98C_6E5B),
+            (Array("abc".utf8), 0x44BC_2CF5_AD77_0999),
+            (Array("The quick brown fox jumps over the lazy dog".utf8), 0x0B24_2D36_1FDA_71BC),
+            (Array((0..<3).flatMap { _ in (0...255).map { UInt8($0) } }), 0x8E03_C838_C596_036F),
+        ]
+        for (bytes, expected) in vectors { #expect(BinaryRuleList.checksum(bytes) == expected, "\(bytes.count) bytes") }
     }
 
     @Test func truncationAtEveryOffsetIsAnError() {
         for length in 0..<Self.sample.count {
-            #expect(throws: BinaryRuleListError.self) { try BinaryRuleList.decode(Array(Self.sample[0..<length])) }
+            #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: Array(Self.sample[0..<length])) }
         }
     }
 
@@ -41,27 +59,36 @@ import Testing
         var generator = SplitMix64(seed: 42)
         for _ in 0..<2_000 {
             var bytes = Self.sample
-            let offset = 32 + Int(generator.next() % UInt64(bytes.count - 32))
+            let offset = 64 + Int(generator.next() % UInt64(bytes.count - 64))
             bytes[offset] ^= UInt8(1 << (generator.next() % 8))
-            #expect(throws: BinaryRuleListError.self) { try BinaryRuleList.decode(bytes) }
+            #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: bytes) }
         }
     }
 
     @Test func wrongSignatureVersionAndSize() {
         var bytes = Self.sample
         bytes[1] = 0x44
-        #expect(throws: BinaryRuleListError.notARuleList) { try BinaryRuleList.decode(bytes) }
+        #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: bytes) }
         bytes = Self.sample
         bytes[8] = 9
-        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 9, supported: 1)) {
-            try BinaryRuleList.decode(bytes)
+        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 9, supported: 2)) {
+            try MappedRuleList(bytes: bytes)
         }
-        #expect(throws: BinaryRuleListError.self) { try BinaryRuleList.decode(Self.sample + [0]) }
-        #expect(throws: BinaryRuleListError.notARuleList) { try BinaryRuleList.decode([]) }
+        bytes = Self.sample
+        bytes[8] = 1
+        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 1, supported: 2)) {
+            try MappedRuleList(bytes: bytes)
+        }
+        #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: Self.sample + [0]) }
+        #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: []) }
+        bytes = Self.sample
+        bytes[32] ^= 1
+        #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: bytes) }
     }
 
-    /// The hostile case: payload bytes changed and the checksum recomputed, so only the decoder's own
-    /// validation stands between the data and a crash. Every result must be a decoded list or an error.
+    /// The hostile case: bytes after the header changed and the checksum recomputed, so only the
+    /// reader's own validation stands between the data and a crash. Every file must either fail to
+    /// open, or open and then answer requests with both strategies (any answer, but no trap).
     @Test func corruptPayloadWithValidChecksumNeverCrashes() {
         var generator = SplitMix64(seed: 7)
         var errors = 0
@@ -69,12 +96,12 @@ import Testing
             var bytes = Self.sample
             let changes = 1 + round % 4
             for _ in 0..<changes {
-                let offset = 32 + Int(generator.next() % UInt64(bytes.count - 32))
+                let offset = 64 + Int(generator.next() % UInt64(bytes.count - 64))
                 bytes[offset] = round % 3 == 0 ? 0xFF : UInt8(truncatingIfNeeded: generator.next())
             }
             Self.fixChecksum(&bytes)
             do {
-                _ = try BinaryRuleList.decode(bytes)
+                Self.exercise(try MappedRuleList(bytes: bytes))
             } catch {
                 errors += 1
             }
@@ -82,29 +109,42 @@ import Testing
         #expect(errors > 0)
     }
 
-    /// Huge counts and lengths at every 4-byte position of the payload must not allocate or read past the end.
-    @Test func hugeCountsAreRejected() {
-        for offset in stride(from: 32, to: Self.sample.count - 4, by: 1) {
+    /// Huge counts, offsets and lengths at every position after the header must not allocate or read
+    /// past the end.
+    @Test func hugeValuesAreRejectedOrHarmless() {
+        for offset in stride(from: 64, to: Self.sample.count - 4, by: 1) {
             var bytes = Self.sample
             for index in 0..<4 { bytes[offset + index] = 0xFF }
             Self.fixChecksum(&bytes)
-            _ = try? BinaryRuleList.decode(bytes)
+            if let rules = try? MappedRuleList(bytes: bytes) { Self.exercise(rules) }
+        }
+    }
+
+    /// Requests that reach every kind of rule of the sample.
+    static let loads: [ResourceLoadInfo] = {
+        let pairs = [
+            ("https://ads.example/x.png", "https://news.example/"), ("https://a.test/track", "https://safe.test/"),
+            ("https://a.test/notify-me", "https://shop.example/"), ("https://a.test/go", "https://a.test/"),
+            ("https://a.test/hdr/xyz/upgrade/allow/stop", "https://www.news.example/"),
+        ]
+        return pairs.map { url, top in
+            ResourceLoadInfo(
+                url: WebURL(url)!, mainDocumentURL: WebURL(top)!, frameURL: WebURL(top)!, resourceType: .image,
+                loadContext: .childFrame, requestMethod: .post)
+        }
+    }()
+
+    static func exercise(_ rules: MappedRuleList) {
+        let list = ContentRuleList(identifier: "corrupt", rules: rules)
+        for load in loads {
+            _ = list.actions(for: load).actions
+            _ = list.referenceActions(for: load).firedRules
         }
     }
 
     static func fixChecksum(_ bytes: inout [UInt8]) {
-        let crc = crc32(bytes[32...])
-        for index in 0..<4 { bytes[24 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }
-    }
-
-    /// CRC-32 (IEEE), written independently of the library's for the test.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc & 1) == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        let checksum = BinaryRuleList.checksum(Array(bytes[64...]))
+        for index in 0..<8 { bytes[32 + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(index))) }
     }
 }
 

@@ -1,5 +1,3 @@
-import ContentRuleFormat
-
 /// The longest literal that every URL a url-filter matches must contain, lower-cased.
 ///
 /// Read from the PCRE2 source that URLFilterSyntax's translator emits for the compiled list (the

@@ -1,0 +1,147 @@
+import ContentRuleModel
+
+/// Sizes, tags and bit assignments of binary rule list version 2, shared by the writer and the reader.
+/// `Documentation/BinaryFormat.md` describes the same layout in prose.
+enum Layout {
+    static let signature: [UInt8] = [0x89, 0x43, 0x42, 0x52, 0x4C, 0x0D, 0x0A, 0x1A]
+    static let headerSize = 64
+    static let sectionEntrySize = 16
+    static let alignment = 8
+    static let none: UInt32 = 0xFFFF_FFFF
+
+    /// Section tags: four ASCII characters read as a little-endian `u32`.
+    enum Tag: UInt32, CaseIterable {
+        case meta = 0x4154_454D  // "META"
+        case strings = 0x5352_5453  // "STRS"
+        case rules = 0x454C_5552  // "RULE"
+        case removedSources = 0x454E_4F47  // "GONE"
+        case patterns = 0x5354_4150  // "PATS"
+        case conditions = 0x444E_4F43  // "COND"
+        case conditionEntries = 0x544E_4543  // "CENT"
+        case domains = 0x534D_4F44  // "DOMS"
+        case domainHash = 0x4853_4844  // "DHSH"
+        case domainPostings = 0x5453_5044  // "DPST"
+        case domainFallbacks = 0x4C4C_4146  // "FALL"
+        case topURLRules = 0x4350_4F54  // "TOPC"
+        case literalHash = 0x4D52_474C  // "LGRM"
+        case literalPostings = 0x5453_504C  // "LPST"
+        case alwaysChecked = 0x5357_4C41  // "ALWS"
+        case universal = 0x5649_4E55  // "UNIV"
+        case actions = 0x4E54_4341  // "ACTN"
+        case actionPayloads = 0x5941_5041  // "APAY"
+
+        /// Size of one element (the section's byte count must be a multiple of it).
+        var elementSize: Int {
+            switch self {
+            case .meta: return 32
+            case .strings, .actionPayloads: return 1
+            case .rules: return 16
+            case .patterns: return 20
+            case .conditions: return 12
+            case .domains: return 16
+            case .literalHash: return 8
+            case .actions: return 12
+            case .domainFallbacks: return 8
+            default: return 4
+            }
+        }
+    }
+
+    // RULE record: u32 pattern, u32 condition (none = 0xFFFFFFFF), u32 action slot, u16 resource types,
+    // u8 load types | load contexts << 2 | method << 4, u8 entry.
+    enum Entry: UInt8 {
+        /// Filed in the literal index under a gram of its required literal.
+        case literal = 0
+        /// Reached through its `if-domain` entries (no usable literal).
+        case domain = 1
+        /// Checked on every request.
+        case always = 2
+        /// url-filter matches everything; decided once per top URL and flag combination.
+        case universal = 3
+    }
+
+    enum PatternKind: UInt8 {
+        case everything = 0
+        case literal = 1
+        case regex = 2
+    }
+    static let patternCaseSensitive: UInt8 = 1
+    static let patternAnchoredAtStart: UInt8 = 2
+    static let patternAnchoredAtEnd: UInt8 = 4
+
+    // DOMS record: u32 text offset, u32 length | flags << 24, u32 postings start, u32 postings count.
+    static let domainSubdomains: UInt32 = 1
+    static let domainCaseSensitive: UInt32 = 2
+    static let domainIndexed: UInt32 = 4
+    static let maximumDomainLength = 0xFF_FFFF
+
+    static func conditionKind(_ kind: TriggerCondition.Kind) -> UInt8 {
+        UInt8(TriggerCondition.Kind.allCases.firstIndex(of: kind)! + 1)
+    }
+    static func methodCode(_ method: RequestMethod?) -> UInt8 {
+        method.map { UInt8(RequestMethod.allCases.firstIndex(of: $0)! + 1) } ?? 0
+    }
+    static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(ActionType.allCases.firstIndex(of: type)!) }
+
+    static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
+}
+
+/// Hashing shared by the index writer and the matcher's look-ups.
+public enum IndexHash {
+    /// Length of the literal index's grams.
+    public static let gramLength = 4
+
+    /// The 4 bytes at `at` as a little-endian `u32` (the gram's key; never 0 for indexed literals).
+    @inline(__always) static func gram(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+    }
+
+    @inline(__always) public static func gramSlot(_ gram: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32)
+    }
+
+    /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
+    @inline(__always) public static func domain(
+        _ bytes: UnsafeBufferPointer<UInt8>, lowercase: Bool, flags: UInt32
+    ) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(flags)
+        for byte in bytes {
+            let value = lowercase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(value)) &* 0x100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    /// ASCII lower-casing of one byte.
+    @inline(__always) public static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+}
+
+/// The PCRE2 pattern of one `if-domain` / `unless-domain` entry, built from the stored domain.
+///
+/// Same language as the url-filter WebKit generates for the entry (`getDomainList` in
+/// `ContentExtensionParser.cpp`, spec §1.4: `[a-z][a-z+.-]*:\/\/([^/]*\.)*DOMAIN[:/]`, the subdomain part
+/// only for `*DOMAIN`) after URLFilterSyntax's translation; a test checks both agree on real domains
+/// and generated URLs. Only the entries that the hash tables cannot hold, and the reference matcher,
+/// need it.
+public enum DomainConditionPattern {
+    /// - Parameters:
+    ///   - domain: the entry without its leading `*`.
+    ///   - subdomains: the entry began with `*`.
+    ///   - caseSensitive: the rule's `url-filter-is-case-sensitive`.
+    public static func pcre2(domain: String, subdomains: Bool, caseSensitive: Bool) -> String {
+        var pattern = caseSensitive ? "" : "(?i)"
+        pattern += #"[a-z][+\-.a-z]*://"#
+        if subdomains { pattern += #"(?:[\x{01}-\x{2e}\x{30}-\x{7f}]*\.)*"# }
+        for byte in domain.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) {
+                pattern.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                pattern += "\\x{" + String(byte, radix: 16) + "}"
+            }
+        }
+        pattern += "[/:]"
+        return pattern
+    }
+}

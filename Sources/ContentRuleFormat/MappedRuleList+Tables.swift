@@ -1,0 +1,215 @@
+public import ContentRuleModel
+
+/// One rule as stored (RULE section).
+public struct RuleRecord: Sendable {
+    public var pattern: Int
+    /// Index of the rule's condition, or `nil`.
+    public var condition: Int?
+    public var actionSlot: UInt32
+    /// Raw bits as in the rule (0 means every resource type; likewise for load types and contexts).
+    public var resourceTypes: UInt16
+    public var loadTypes: UInt8
+    public var loadContexts: UInt8
+    /// 0: none, else `RequestMethod.allCases[method - 1]`.
+    public var method: UInt8
+    /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
+    public var entry: UInt8
+
+    @inlinable init(_ bytes: RawBytes, _ offset: Int) {
+        pattern = Int(bytes.u32(offset))
+        let condition = bytes.u32(offset + 4)
+        self.condition = condition == 0xFFFF_FFFF ? nil : Int(condition)
+        actionSlot = bytes.u32(offset + 8)
+        resourceTypes = bytes.u16(offset + 12)
+        let packed = bytes.u8(offset + 14)
+        loadTypes = packed & 3
+        loadContexts = (packed >> 2) & 3
+        method = packed >> 4
+        entry = bytes.u8(offset + 15)
+    }
+}
+
+/// How a stored pattern is matched.
+public enum StoredPatternKind: UInt8, Sendable {
+    /// Matches every URL.
+    case everything = 0
+    /// A plain string (lower-cased unless case-sensitive), maybe anchored.
+    case literal = 1
+    /// PCRE2 text.
+    case regex = 2
+}
+
+/// One pattern as stored (PATS section). The buffers point into the mapped file: valid while the
+/// ``MappedRuleList`` lives.
+public struct PatternRecord {
+    public var kind: StoredPatternKind
+    public var caseSensitive: Bool
+    public var anchoredAtStart: Bool
+    public var anchoredAtEnd: Bool
+    /// Literal text or PCRE2 text.
+    public var text: UnsafeBufferPointer<UInt8>
+    /// A lower-cased literal every matching URL contains (empty when none).
+    public var required: UnsafeBufferPointer<UInt8>
+
+    @usableFromInline init(
+        kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
+        text: UnsafeBufferPointer<UInt8>, required: UnsafeBufferPointer<UInt8>
+    ) {
+        self.kind = kind
+        self.caseSensitive = caseSensitive
+        self.anchoredAtStart = anchoredAtStart
+        self.anchoredAtEnd = anchoredAtEnd
+        self.text = text
+        self.required = required
+    }
+}
+
+/// One condition as stored (COND section).
+public struct ConditionRecord: Sendable {
+    public var kind: TriggerCondition.Kind
+    /// Range in the condition entries: domain ids for domain kinds, pattern ids otherwise.
+    public var entries: Range<Int>
+}
+
+/// One domain entry (DOMS section).
+public struct DomainRecord {
+    /// The domain without `*` when ``indexed``, else the entry's PCRE2 text.
+    public var text: UnsafeBufferPointer<UInt8>
+    public var subdomains: Bool
+    public var caseSensitive: Bool
+    /// Held by the domain hash table (letters, digits, `.`, `-`, `_`).
+    public var indexed: Bool
+    /// Rules whose condition lists this entry, ascending.
+    public var postings: Range<Int>
+
+    @usableFromInline init(
+        text: UnsafeBufferPointer<UInt8>, subdomains: Bool, caseSensitive: Bool, indexed: Bool, postings: Range<Int>
+    ) {
+        self.text = text
+        self.subdomains = subdomains
+        self.caseSensitive = caseSensitive
+        self.indexed = indexed
+        self.postings = postings
+    }
+}
+
+extension MappedRuleList {
+    @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 16) }
+
+    @inlinable public func pattern(_ id: Int) -> PatternRecord {
+        let offset = sections.patterns.offset + id * 20
+        let flags = bytes.u8(offset + 17)
+        return PatternRecord(
+            kind: StoredPatternKind(rawValue: bytes.u8(offset + 16)) ?? .regex,
+            caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
+            text: string(at: offset), required: string(at: offset + 8))
+    }
+
+    /// A (u32 offset, u32 length) reference into STRS at `offset`.
+    @inlinable func string(at offset: Int) -> UnsafeBufferPointer<UInt8> {
+        bytes.buffer(sections.strings.offset + Int(bytes.u32(offset)), Int(bytes.u32(offset + 4)))
+    }
+
+    public func condition(_ id: Int) -> ConditionRecord {
+        let offset = sections.conditions.offset + id * 12
+        let start = Int(bytes.u32(offset + 4))
+        return ConditionRecord(
+            kind: TriggerCondition.Kind.allCases[Int(bytes.u8(offset)) - 1],
+            entries: start..<(start + Int(bytes.u32(offset + 8))))
+    }
+
+    @inlinable public func conditionEntry(_ index: Int) -> Int {
+        Int(bytes.u32(sections.conditionEntries.offset + index * 4))
+    }
+
+    @inlinable public func domain(_ id: Int) -> DomainRecord {
+        let offset = sections.domains.offset + id * 16
+        let packed = bytes.u32(offset + 4)
+        let flags = packed >> 24
+        let start = Int(bytes.u32(offset + 8))
+        return DomainRecord(
+            text: bytes.buffer(sections.strings.offset + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
+            subdomains: flags & 1 != 0, caseSensitive: flags & 2 != 0,
+            indexed: flags & 4 != 0, postings: start..<(start + Int(bytes.u32(offset + 12))))
+    }
+
+    @inlinable public func domainPosting(_ index: Int) -> Int32 {
+        Int32(bitPattern: bytes.u32(sections.domainPostings.offset + index * 4))
+    }
+
+    /// Number of slots of the domain hash table (a power of two, or 0).
+    @inlinable public var domainHashCapacity: Int { sections.domainHash.count }
+    /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
+    @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
+        let value = bytes.u32(sections.domainHash.offset + slot * 4)
+        return value == 0xFFFF_FFFF ? nil : Int(value)
+    }
+
+    /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
+    public var domainFallbacks: [(rule: Int32, domain: Int)] {
+        (0..<sections.domainFallbacks.count).map {
+            let offset = sections.domainFallbacks.offset + $0 * 8
+            return (Int32(bitPattern: bytes.u32(offset)), Int(bytes.u32(offset + 4)))
+        }
+    }
+
+    /// Rules with an `if-top-url` / `unless-top-url` condition, ascending.
+    public var topURLRules: [Int32] { list(sections.topURLRules) }
+    /// Rules the fast matcher checks on every request, ascending.
+    public var alwaysCheckedRules: [Int32] { list(sections.alwaysChecked) }
+    /// Universal rules without a condition or with an `unless-*` top-URL condition, ascending.
+    public var universalRules: [Int32] { list(sections.universal) }
+
+    func list(_ section: SectionOffsets.Section) -> [Int32] {
+        (0..<section.count).map { Int32(bitPattern: bytes.u32(section.offset + $0 * 4)) }
+    }
+
+    /// Number of slots of the literal index (a power of two, or 0).
+    @inlinable public var literalHashCapacity: Int { sections.literalHash.count }
+    /// The gram in a slot of the literal index (0 = empty).
+    @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
+    /// The rules filed under the gram in `slot`, as a range of ``literalPosting(_:)`` indices.
+    @inlinable public func literalPostings(_ slot: Int) -> Range<Int> {
+        let start = Int(bytes.u32(sections.literalHash.offset + slot * 8 + 4))
+        let count = Int(bytes.u32(sections.literalPostings.offset + start * 4))
+        return (start + 1)..<(start + 1 + count)
+    }
+    @inlinable public func literalPosting(_ index: Int) -> Int32 {
+        Int32(bitPattern: bytes.u32(sections.literalPostings.offset + index * 4))
+    }
+
+    /// The type of the action in `slot`.
+    @inlinable public func actionType(_ slot: Int) -> ActionType {
+        ActionType.allCases[Int(bytes.u8(sections.actions.offset + slot * 12))]
+    }
+
+    /// The action in `slot`, decoded from the file.
+    public func action(_ slot: Int) -> Action {
+        let offset = sections.actions.offset + slot * 12
+        switch actionType(slot) {
+        case .block: return .block
+        case .blockCookies: return .blockCookies
+        case .ignorePreviousRules: return .ignorePreviousRules
+        case .ignoreFollowingRules: return .ignoreFollowingRules
+        case .makeHTTPS: return .makeHTTPS
+        case .cssDisplayNone: return .cssDisplayNone(selector: String(decoding: string(at: offset + 4), as: UTF8.self))
+        case .notify: return .notify(notification: String(decoding: string(at: offset + 4), as: UTF8.self))
+        case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
+        }
+    }
+
+    /// The index of `rule` in the source JSON array.
+    /// - Complexity: O(log n) in the number of rules that went to the global stylesheet.
+    public func sourceIndex(ofRule rule: Int) -> UInt32 {
+        // removed[i] - i is non-decreasing: the number of removed sources before rule `r` is the
+        // number of i with removed[i] - i <= r.
+        var low = 0
+        var high = sections.removedSources.count
+        while low < high {
+            let middle = (low + high) / 2
+            let value = Int(bytes.u32(sections.removedSources.offset + middle * 4)) - middle
+            if value <= rule { low = middle + 1 } else { high = middle }
+        }
+        return UInt32(rule + low)
+    }
+}

@@ -1,0 +1,166 @@
+import ContentRuleModel
+
+/// A version-2 binary rule list, read in place from a memory map (or from bytes in memory).
+///
+/// Opening checks the header, the section table and the checksum, then every offset, index and
+/// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
+/// read without further checks, can never read outside the file. O(file size); no table is copied.
+/// PCRE2 patterns are stored as text; compiling them is up to the matcher.
+///
+/// Immutable and `Sendable`. Layout: `Documentation/BinaryFormat.md`.
+public final class MappedRuleList: Sendable {
+    let storage: RawStorage
+    @usableFromInline let bytes: RawBytes
+    @usableFromInline let sections: SectionOffsets
+    /// Size of the file in bytes.
+    public let byteCount: Int
+    /// Number of elements of the source JSON array.
+    public let sourceRuleCount: Int
+    /// Rules that can fire (the source rules minus those in the global stylesheet).
+    public let ruleCount: Int
+    public let actionSlotCount: Int
+    public let patternCount: Int
+    public let domainCount: Int
+    public let conditionCount: Int
+    /// `redirect` and `modify-headers` actions, decoded (and so validated) on open.
+    let activeActions: [Int: Action]
+
+    /// Maps and validates the file at `path`.
+    /// - Throws: ``BinaryRuleListError``: I/O errors, wrong signature or version, damage.
+    /// - Complexity: O(file size) (checksum and table validation).
+    public convenience init(contentsOfFile path: String) throws(BinaryRuleListError) {
+        try self.init(storage: try RawStorage(mapping: path))
+    }
+
+    /// Validates bytes of a binary rule list (copied once into aligned memory).
+    public convenience init(bytes: [UInt8]) throws(BinaryRuleListError) {
+        try self.init(storage: RawStorage(copying: bytes))
+    }
+
+    init(storage: RawStorage) throws(BinaryRuleListError) {
+        self.storage = storage
+        let bytes = storage.bytes
+        self.bytes = bytes
+        let sections = try SectionOffsets(bytes)
+        self.sections = sections
+        byteCount = bytes.count
+        let meta = sections.meta
+        sourceRuleCount = Int(bytes.u32(meta))
+        ruleCount = Int(bytes.u32(meta + 4))
+        actionSlotCount = Int(bytes.u32(meta + 8))
+        patternCount = Int(bytes.u32(meta + 12))
+        domainCount = Int(bytes.u32(meta + 16))
+        conditionCount = Int(bytes.u32(meta + 28))
+        var validator = Validator(bytes: bytes, sections: sections)
+        activeActions = try validator.validate(
+            sourceRuleCount: sourceRuleCount, ruleCount: ruleCount, slotCount: actionSlotCount,
+            patternCount: patternCount, domainCount: domainCount, conditionCount: conditionCount)
+    }
+
+    /// Selectors of the global display-none stylesheet, or `nil` when the list has none.
+    public var globalStylesheet: String? {
+        let offset = bytes.u32(sections.meta + 20)
+        guard offset != Layout.none else { return nil }
+        return bytes.string(sections.strings.offset + Int(offset), Int(bytes.u32(sections.meta + 24)))
+    }
+}
+
+/// Where each section starts and how many elements it has (validated by `init`).
+@usableFromInline struct SectionOffsets: Sendable {
+    @usableFromInline struct Section: Sendable {
+        @usableFromInline var offset: Int
+        @usableFromInline var count: Int
+    }
+    @usableFromInline var meta = 0
+    @usableFromInline var strings = Section(offset: 0, count: 0)
+    @usableFromInline var rules = Section(offset: 0, count: 0)
+    @usableFromInline var removedSources = Section(offset: 0, count: 0)
+    @usableFromInline var patterns = Section(offset: 0, count: 0)
+    @usableFromInline var conditions = Section(offset: 0, count: 0)
+    @usableFromInline var conditionEntries = Section(offset: 0, count: 0)
+    @usableFromInline var domains = Section(offset: 0, count: 0)
+    @usableFromInline var domainHash = Section(offset: 0, count: 0)
+    @usableFromInline var domainPostings = Section(offset: 0, count: 0)
+    @usableFromInline var domainFallbacks = Section(offset: 0, count: 0)
+    @usableFromInline var topURLRules = Section(offset: 0, count: 0)
+    @usableFromInline var literalHash = Section(offset: 0, count: 0)
+    @usableFromInline var literalPostings = Section(offset: 0, count: 0)
+    @usableFromInline var alwaysChecked = Section(offset: 0, count: 0)
+    @usableFromInline var universal = Section(offset: 0, count: 0)
+    @usableFromInline var actions = Section(offset: 0, count: 0)
+    @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
+
+    /// Reads and checks the header and the section table, and verifies the checksum.
+    init(_ bytes: RawBytes) throws(BinaryRuleListError) {
+        guard bytes.count >= Layout.signature.count,
+            Layout.signature.indices.allSatisfy({ bytes.u8($0) == Layout.signature[$0] })
+        else { throw .notARuleList }
+        guard bytes.count >= 16 else { throw .sizeMismatch(expected: Layout.headerSize, found: bytes.count) }
+        let version = bytes.u32(8)
+        guard version == BinaryRuleList.version else {
+            throw .unsupportedVersion(found: version, supported: BinaryRuleList.version)
+        }
+        guard bytes.count >= Layout.headerSize else {
+            throw .sizeMismatch(expected: Layout.headerSize, found: bytes.count)
+        }
+        guard Int(bytes.u32(12)) == Layout.headerSize else { throw .malformed(offset: 12, reason: "header size") }
+        let declared = bytes.u64(16)
+        guard declared == UInt64(bytes.count) else {
+            throw .sizeMismatch(expected: declared > UInt64(Int.max) ? Int.max : Int(declared), found: bytes.count)
+        }
+        let tags = Layout.Tag.allCases
+        guard Int(bytes.u32(24)) == tags.count else { throw .malformed(offset: 24, reason: "section count") }
+        let tableEnd = Layout.headerSize + tags.count * Layout.sectionEntrySize
+        guard bytes.count >= tableEnd else { throw .sizeMismatch(expected: tableEnd, found: bytes.count) }
+        let expected = bytes.u64(32)
+        let found = Checksum.xxh64(bytes, from: Layout.headerSize, count: bytes.count - Layout.headerSize)
+        guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
+        var seen: [Layout.Tag: Section] = [:]
+        var previousEnd = tableEnd
+        for index in tags.indices {
+            let entry = Layout.headerSize + index * Layout.sectionEntrySize
+            guard let tag = Layout.Tag(rawValue: bytes.u32(entry)), seen[tag] == nil else {
+                throw .malformed(offset: entry, reason: "unknown or repeated section tag")
+            }
+            let offset = Int(bytes.u32(entry + 8))
+            let length = Int(bytes.u32(entry + 12))
+            guard offset % Layout.alignment == 0, offset >= previousEnd, length <= bytes.count - offset,
+                length % tag.elementSize == 0
+            else { throw .malformed(offset: entry, reason: "section \(tag) out of bounds or misaligned") }
+            previousEnd = offset + length
+            seen[tag] = Section(offset: offset, count: length / tag.elementSize)
+        }
+        func section(_ tag: Layout.Tag) -> Section { seen[tag]! }
+        guard section(.meta).count == 1 else { throw .malformed(offset: section(.meta).offset, reason: "META size") }
+        meta = section(.meta).offset
+        strings = section(.strings)
+        rules = section(.rules)
+        removedSources = section(.removedSources)
+        patterns = section(.patterns)
+        conditions = section(.conditions)
+        conditionEntries = section(.conditionEntries)
+        domains = section(.domains)
+        domainHash = section(.domainHash)
+        domainPostings = section(.domainPostings)
+        domainFallbacks = section(.domainFallbacks)
+        topURLRules = section(.topURLRules)
+        literalHash = section(.literalHash)
+        literalPostings = section(.literalPostings)
+        alwaysChecked = section(.alwaysChecked)
+        universal = section(.universal)
+        actions = section(.actions)
+        actionPayloads = section(.actionPayloads)
+    }
+}
+
+/// The binary rule list file format, version 2 (see `Documentation/BinaryFormat.md`).
+public enum BinaryRuleList {
+    /// The version this build writes and reads.
+    public static let version: UInt32 = 2
+
+    /// Encodes a compiled rule list with its indexes. O(size of the list).
+    public static func encode(_ list: CompiledRuleList) -> [UInt8] { BinaryRuleListWriter.encode(list) }
+
+    /// The checksum the header stores: XXH64 with seed 0 of every byte after the 64-byte header.
+    public static func checksum(_ bytes: [UInt8]) -> UInt64 { Checksum.xxh64(bytes) }
+}

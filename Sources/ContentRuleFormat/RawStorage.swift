@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Bytes that a binary rule list is read from in place: a read-only memory map of a file, or an owned
+/// copy of bytes already in memory. Keeps the memory alive for as long as any reader uses it.
+///
+/// This file holds all raw-memory code of ContentRuleFormat: the map, the owned buffer, and the
+/// unchecked little-endian loads of ``RawBytes``.
+final class RawStorage: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+    private let release: @Sendable (UnsafeRawPointer, Int) -> Void
+
+    /// Copies `bytes` into a new 16-byte-aligned buffer.
+    init(copying bytes: [UInt8]) {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { source in
+            if let address = source.baseAddress { buffer.copyMemory(from: address, byteCount: source.count) }
+        }
+        base = UnsafeRawPointer(buffer)
+        count = bytes.count
+        release = { pointer, _ in UnsafeMutableRawPointer(mutating: pointer).deallocate() }
+    }
+
+    /// Maps the file at `path` read-only (`MAP_PRIVATE`). An empty file gets an empty owned buffer.
+    /// - Throws: ``BinaryRuleListError/io(path:operation:message:)``.
+    init(mapping path: String) throws(BinaryRuleListError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw AtomicFile.failure(path, "open") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw AtomicFile.failure(path, "stat") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .io(path: path, operation: "open", message: "not a regular file")
+        }
+        let size = Int(status.st_size)
+        if size == 0 {
+            base = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16))
+            count = 0
+            release = { pointer, _ in UnsafeMutableRawPointer(mutating: pointer).deallocate() }
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw AtomicFile.failure(path, "mmap")
+        }
+        base = UnsafeRawPointer(address)
+        count = size
+        release = { pointer, size in munmap(UnsafeMutableRawPointer(mutating: pointer), size) }
+    }
+
+    deinit { release(base, count) }
+
+    var bytes: RawBytes { RawBytes(base: base, count: count) }
+}
+
+/// A read-only little-endian view of `count` bytes at `base`.
+///
+/// Loads do **not** check bounds: the reader (``MappedRuleList``) validates every offset once, on
+/// load, before any load here can use it.
+@usableFromInline struct RawBytes: @unchecked Sendable {
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let count: Int
+
+    @usableFromInline init(base: UnsafeRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    @inlinable @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+    @inlinable @inline(__always) func u16(_ offset: Int) -> UInt16 {
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+    @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    @inlinable @inline(__always) func u64(_ offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    /// `count` bytes starting at `offset`.
+    @inlinable @inline(__always) func buffer(_ offset: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+    /// Bytes `offset..<offset+count` as a String; invalid UTF-8 is repaired (U+FFFD), never trapped on.
+    func string(_ offset: Int, _ count: Int) -> String { String(decoding: buffer(offset, count), as: UTF8.self) }
+    /// A copy of bytes `offset..<offset+count`.
+    func array(_ offset: Int, _ count: Int) -> [UInt8] { Array(buffer(offset, count)) }
+}
+
+/// XXH64 (seed 0) of a byte range: the binary rule list's checksum. About 8 bytes per cycle, so a
+/// 6 MB file is checked in well under a millisecond.
+enum Checksum {
+    private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+    private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+    private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+
+    @inline(__always) private static func round(_ accumulator: UInt64, _ input: UInt64) -> UInt64 {
+        ((accumulator &+ input &* prime2).rotatedLeft(31)) &* prime1
+    }
+
+    @inline(__always) private static func merge(_ accumulator: UInt64, _ value: UInt64) -> UInt64 {
+        ((accumulator ^ round(0, value)) &* prime1) &+ prime4
+    }
+
+    static func xxh64(_ bytes: RawBytes, from start: Int, count: Int) -> UInt64 {
+        var offset = start
+        let end = start + count
+        var hash: UInt64
+        if count >= 32 {
+            var v1 = prime1 &+ prime2
+            var v2 = prime2
+            var v3: UInt64 = 0
+            var v4 = 0 &- prime1
+            while offset + 32 <= end {
+                v1 = round(v1, bytes.u64(offset))
+                v2 = round(v2, bytes.u64(offset + 8))
+                v3 = round(v3, bytes.u64(offset + 16))
+                v4 = round(v4, bytes.u64(offset + 24))
+                offset += 32
+            }
+            hash = v1.rotatedLeft(1) &+ v2.rotatedLeft(7) &+ v3.rotatedLeft(12) &+ v4.rotatedLeft(18)
+            hash = merge(hash, v1)
+            hash = merge(hash, v2)
+            hash = merge(hash, v3)
+            hash = merge(hash, v4)
+        } else {
+            hash = prime5
+        }
+        hash = hash &+ UInt64(count)
+        while offset + 8 <= end {
+            hash ^= round(0, bytes.u64(offset))
+            hash = hash.rotatedLeft(27) &* prime1 &+ prime4
+            offset += 8
+        }
+        if offset + 4 <= end {
+            hash ^= UInt64(bytes.u32(offset)) &* prime1
+            hash = hash.rotatedLeft(23) &* prime2 &+ prime3
+            offset += 4
+        }
+        while offset < end {
+            hash ^= UInt64(bytes.u8(offset)) &* prime5
+            hash = hash.rotatedLeft(11) &* prime1
+            offset += 1
+        }
+        hash ^= hash >> 33
+        hash = hash &* prime2
+        hash ^= hash >> 29
+        hash = hash &* prime3
+        hash ^= hash >> 32
+        return hash
+    }
+
+    /// XXH64 of an array (used by the writer and the tests).
+    static func xxh64(_ array: [UInt8]) -> UInt64 {
+        array.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 16)!
+            return xxh64(RawBytes(base: base, count: buffer.count), from: 0, count: buffer.count)
+        }
+    }
+}
+
+extension UInt64 {
+    @inline(__always) fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
+}

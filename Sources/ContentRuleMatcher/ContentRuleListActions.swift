@@ -1,0 +1,124 @@
+public import ContentRuleModel
+import ContentRuleFormat
+
+/// What one rule list does for one load, after its ignore rules (WebKit `actionsFromContentRuleList`).
+///
+/// Cheap to make: it refers to the list's cached universal actions and the few other fired rules; the
+/// ``actions`` (with their selector strings) and ``firedRules`` are only built when read.
+public struct ContentRuleListActions: Sendable, Hashable {
+    public var identifier: String
+    /// An `ignore-previous-rules` rule fired (its list's earlier actions and global stylesheet are dropped).
+    public var sawIgnorePreviousRules: Bool
+    /// The global display-none stylesheet's selectors when this load attaches it, else `nil`.
+    public var globalStylesheet: String?
+    let list: ContentRuleList?
+    let universal: TopURLEntry?
+    /// Fired rules that are not in `universal`, ascending; their slots, ascending and unique.
+    let otherRules: [Int32]
+    let otherSlots: [UInt32]
+    /// Slots strictly between these bounds are kept (spec §4.7: after the last ignore-previous-rules,
+    /// before the first ignore-following-rules).
+    let lowerBound: UInt32?
+    let upperBound: UInt32?
+
+    init(
+        list: ContentRuleList, universal: TopURLEntry?, otherRules: [Int32], otherSlots: [UInt32]
+    ) {
+        identifier = list.identifier
+        self.list = list
+        self.universal = universal
+        self.otherRules = otherRules
+        self.otherSlots = otherSlots
+        let rules = list.rules
+        var upper = universal?.ignoreFollowingSlots.first
+        for slot in otherSlots where rules.actionType(Int(slot)) == .ignoreFollowingRules {
+            upper = min(upper ?? slot, slot)
+            break
+        }
+        var lower: UInt32?
+        if let previous = universal?.ignorePreviousSlots {
+            let end = upper.map { SortedRules.lowerBound(previous, $0) } ?? previous.count
+            if end > 0 { lower = previous[end - 1] }
+        }
+        for slot in otherSlots.reversed() where upper.map({ slot < $0 }) ?? true {
+            if rules.actionType(Int(slot)) == .ignorePreviousRules {
+                lower = max(lower ?? slot, slot)
+                break
+            }
+        }
+        lowerBound = lower
+        upperBound = upper
+        sawIgnorePreviousRules = lower != nil
+        globalStylesheet = lower != nil ? nil : list.globalStylesheet
+    }
+
+    /// The result for a load WebKit does not evaluate (a `data:` URL): no actions, no stylesheet.
+    init(notEvaluated identifier: String) {
+        self.identifier = identifier
+        sawIgnorePreviousRules = false
+        globalStylesheet = nil
+        list = nil
+        universal = nil
+        otherRules = []
+        otherSlots = []
+        lowerBound = nil
+        upperBound = nil
+    }
+
+    /// The kept universal slots: a slice of the cached array, not a copy.
+    private var universalSlots: ArraySlice<UInt32> {
+        guard let slots = universal?.universalSlots else { return [] }
+        let start = lowerBound.map { SortedRules.lowerBound(slots, $0 + 1) } ?? 0
+        let end = upperBound.map { SortedRules.lowerBound(slots, $0) } ?? slots.count
+        return start < end ? slots[start..<end] : []
+    }
+
+    private func kept(_ slot: UInt32) -> Bool {
+        (lowerBound.map { slot > $0 } ?? true) && (upperBound.map { slot < $0 } ?? true)
+    }
+
+    /// Action slots of the kept actions, ascending (never an ignore slot).
+    public var actionSlots: [UInt32] {
+        let universal = universalSlots
+        let others = otherSlots.filter(kept)
+        if others.isEmpty { return Array(universal) }
+        return SortedRules.union(Array(universal), others)
+    }
+
+    /// The list's actions in WebKit's order: from the last action slot to the first (spec §4.7;
+    /// WebKit's own tests fix this order). Never contains ignore actions.
+    public var actions: [Action] {
+        guard let list else { return [] }
+        return actionSlots.reversed().map { list.rules.action(Int($0)) }
+    }
+
+    /// Whether a `block` action is kept. O(log n) in the universal actions.
+    public var blocksLoad: Bool {
+        guard let list else { return false }
+        if otherSlots.contains(where: { kept($0) && list.rules.actionType(Int($0)) == .block }) { return true }
+        guard let blocks = universal?.blockSlots, !blocks.isEmpty else { return false }
+        let start = lowerBound.map { SortedRules.lowerBound(blocks, $0 + 1) } ?? 0
+        return start < blocks.count && upperBound.map { blocks[start] < $0 } ?? true
+    }
+
+    /// Number of kept actions.
+    public var actionCount: Int { actionSlots.count }
+
+    /// Source indices of the rules that fired, in rule order (including ignore rules), for explanations.
+    public var firedRules: [UInt32] {
+        guard let list else { return [] }
+        let rules = SortedRules.union(universal?.universalRules ?? [], otherRules)
+        return rules.map { list.rules.sourceIndex(ofRule: Int($0)) }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.identifier == b.identifier && a.sawIgnorePreviousRules == b.sawIgnorePreviousRules
+            && a.globalStylesheet == b.globalStylesheet && a.actions == b.actions && a.firedRules == b.firedRules
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(actions)
+        hasher.combine(firedRules)
+    }
+}

@@ -1,0 +1,112 @@
+import ContentRuleFormat
+import ContentRuleModel
+import PCRE2Support
+
+/// The tests both strategies share: a stored pattern against a URL, a condition against the top or
+/// frame URL.
+extension ContentRuleList {
+    /// Whether pattern `id` matches `subject` (a serialized URL's bytes).
+    ///
+    /// - Parameter prefilter: check the pattern's required literal in `lowercased` before PCRE2 (the
+    ///   fast strategy); the reference strategy passes `nil` and runs PCRE2 directly.
+    @inline(__always)
+    func patternMatches(
+        _ id: Int, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowercased: UnsafeBufferPointer<UInt8>?,
+        _ scratch: PCRE2Scratch
+    ) -> Bool {
+        let pattern = rules.pattern(id)
+        switch pattern.kind {
+        case .everything:
+            return true
+        case .literal:
+            return Self.literalMatches(pattern, subject)
+        case .regex:
+            if let lowercased, !pattern.required.isEmpty, !Self.contains(lowercased, pattern.required) { return false }
+            return regexes.patternRegex(id, in: rules).regex?.matches(subject, scratch: scratch) ?? false
+        }
+    }
+
+    /// Whether some value of condition `id` matches `subject` (the top or frame URL), with PCRE2.
+    func conditionPatternsMatch(_ id: Int, _ subject: UnsafeBufferPointer<UInt8>, _ scratch: PCRE2Scratch) -> Bool {
+        let condition = rules.condition(id)
+        for index in condition.entries {
+            let entry = rules.conditionEntry(index)
+            if condition.kind.isDomain {
+                if domainMatches(entry, subject, scratch) { return true }
+            } else if patternMatches(entry, subject, prefilter: nil, scratch) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// A domain entry's generated pattern against the top URL, with PCRE2.
+    func domainMatches(_ id: Int, _ subject: UnsafeBufferPointer<UInt8>, _ scratch: PCRE2Scratch) -> Bool {
+        regexes.domainRegex(id, in: rules).regex?.matches(subject, scratch: scratch) ?? false
+    }
+
+    /// Whether a rule's flags admit a load: empty sets in the rule mean "all".
+    @inline(__always)
+    static func flagsAdmit(_ rule: RuleRecord, _ load: LoadFlags) -> Bool {
+        (rule.resourceTypes == 0 || rule.resourceTypes & load.resourceType != 0)
+            && (rule.loadTypes == 0 || rule.loadTypes & load.loadType != 0)
+            && (rule.loadContexts == 0 || rule.loadContexts & load.loadContext != 0)
+            && (rule.method == 0 || rule.method == load.method)
+    }
+
+    /// A literal pattern (lower-cased unless case-sensitive) against `subject`, comparing ASCII
+    /// case-insensitively when the pattern is.
+    static func literalMatches(_ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle = pattern.text
+        let count = needle.count
+        guard count <= subject.count else { return false }
+        let fold = !pattern.caseSensitive
+        if pattern.anchoredAtStart && pattern.anchoredAtEnd {
+            return count == subject.count && equal(needle, subject, at: 0, fold: fold)
+        }
+        if pattern.anchoredAtStart { return equal(needle, subject, at: 0, fold: fold) }
+        if pattern.anchoredAtEnd { return equal(needle, subject, at: subject.count - count, fold: fold) }
+        var start = 0
+        while start + count <= subject.count {
+            if equal(needle, subject, at: start, fold: fold) { return true }
+            start += 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    static func equal(
+        _ needle: UnsafeBufferPointer<UInt8>, _ subject: UnsafeBufferPointer<UInt8>, at start: Int, fold: Bool
+    ) -> Bool {
+        var index = 0
+        while index < needle.count {
+            var byte = subject[start + index]
+            if fold { byte = IndexHash.lowercased(byte) }
+            if byte != needle[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Substring search (exact bytes): scan for the first byte, then compare.
+    static func contains(_ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        let last = subject.count - needle.count
+        guard last >= 0 else { return false }
+        var start = 0
+        while start <= last {
+            if subject[start] == first && equal(needle, subject, at: start, fold: false) { return true }
+            start += 1
+        }
+        return false
+    }
+}
+
+/// A load's flag bits, as the rules store them.
+struct LoadFlags: Hashable, Sendable {
+    var resourceType: UInt16
+    var loadType: UInt8
+    var loadContext: UInt8
+    /// 0 for none, else `RequestMethod.allCases.firstIndex + 1`.
+    var method: UInt8
+}

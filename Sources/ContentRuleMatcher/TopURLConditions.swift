@@ -1,0 +1,244 @@
+import ContentRuleFormat
+import ContentRuleModel
+import PCRE2Support
+import Synchronization
+
+/// What a list decides from the top URL and the load's flags alone, computed once per distinct
+/// (top URL, flags) and shared by every request with the same pair (WebKit caches its top-URL
+/// actions per top URL the same way, `ContentExtension::topURLActions`).
+final class TopURLEntry: Sendable {
+    /// Rules whose domain or top-URL condition has a matching value (before `if`/`unless`), ascending.
+    let conditionMatches: [Int32]
+    /// Rules reached through their `if-domain` entries that have a matching entry, ascending.
+    let domainCandidates: [Int32]
+    /// Universal rules (url-filter matches everything) that fire for these flags, ascending.
+    let universalRules: [Int32]
+    /// Their action slots, ascending and unique.
+    let universalSlots: [UInt32]
+    /// The `ignore-previous-rules` / `ignore-following-rules` / `block` slots among them, ascending.
+    let ignorePreviousSlots: [UInt32]
+    let ignoreFollowingSlots: [UInt32]
+    let blockSlots: [UInt32]
+
+    init(list: ContentRuleList, top: UnsafeBufferPointer<UInt8>, flags: LoadFlags, scratch: PCRE2Scratch) {
+        let rules = list.rules
+        var matches = DomainLookup.matchingRules(rules, top: top)
+        var extra: [Int32] = []
+        for (rule, domain) in list.domainFallbacks where list.domainMatches(domain, top, scratch) {
+            extra.append(rule)
+        }
+        for rule in list.topURLRules {
+            if let condition = rules.rule(Int(rule)).condition, list.conditionPatternsMatch(condition, top, scratch) {
+                extra.append(rule)
+            }
+        }
+        if !extra.isEmpty { matches = SortedRules.union(matches, extra) }
+        conditionMatches = matches
+        var candidates: [Int32] = []
+        var firing: [Int32] = []
+        for rule in matches {
+            let record = rules.rule(Int(rule))
+            if record.entry == 1 {
+                candidates.append(rule)
+            } else if record.entry == 3, let condition = record.condition, !rules.condition(condition).kind.isInverted,
+                ContentRuleList.flagsAdmit(record, flags)
+            {
+                firing.append(rule)
+            }
+        }
+        domainCandidates = candidates
+        var unconditional: [Int32] = []
+        for rule in list.universal {
+            let record = rules.rule(Int(rule))
+            guard ContentRuleList.flagsAdmit(record, flags) else { continue }
+            if record.condition != nil && SortedRules.contains(matches, rule) { continue }
+            unconditional.append(rule)
+        }
+        universalRules = SortedRules.union(firing, unconditional)
+        var slots = universalRules.map { rules.rule(Int($0)).actionSlot }
+        slots.sort()
+        slots = SortedRules.unique(slots)
+        universalSlots = slots
+        ignorePreviousSlots = slots.filter { rules.actionType(Int($0)) == .ignorePreviousRules }
+        ignoreFollowingSlots = slots.filter { rules.actionType(Int($0)) == .ignoreFollowingRules }
+        blockSlots = slots.filter { rules.actionType(Int($0)) == .block }
+    }
+}
+
+/// The per-list cache of ``TopURLEntry`` values, keyed by top URL and load flags. Bounded: when it
+/// holds `capacity` entries it starts over.
+final class TopURLCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var top: String
+        var flags: LoadFlags
+    }
+    static let capacity = 4096
+    private let table = Mutex<[Key: TopURLEntry]>([:])
+
+    func entry(top: String, flags: LoadFlags, make: () -> TopURLEntry) -> TopURLEntry {
+        let key = Key(top: top, flags: flags)
+        if let found = table.withLock({ $0[key] }) { return found }
+        let made = make()
+        table.withLock {
+            if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
+            $0[key] = made
+        }
+        return made
+    }
+}
+
+/// Sorted-array helpers for rule numbers and slots.
+enum SortedRules {
+    static func contains<T: Comparable>(_ values: [T], _ value: T) -> Bool {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < values.count && values[low] == value
+    }
+
+    /// Index of the first element not below `value`.
+    static func lowerBound<T: Comparable>(_ values: some RandomAccessCollection<T>, _ value: T) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[values.index(values.startIndex, offsetBy: middle)] < value {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// Merge of two ascending arrays, without duplicates.
+    static func union<T: Comparable>(_ a: [T], _ b: [T]) -> [T] {
+        if b.isEmpty { return unique(a) }
+        if a.isEmpty { return unique(b.sorted()) }
+        return unique((a + b).sorted())
+    }
+
+    static func unique<T: Comparable>(_ values: [T]) -> [T] {
+        guard values.count > 1 else { return values }
+        var result = values
+        var count = 1
+        for index in 1..<result.count where result[index] != result[count - 1] {
+            result[count] = result[index]
+            count += 1
+        }
+        result.removeLast(result.count - count)
+        return result
+    }
+}
+
+/// `if-domain` / `unless-domain` entries looked up in the file's domain hash table, with exactly the
+/// answer of their generated patterns (spec §1.4, §4.6).
+///
+/// An entry `d` stands for the unanchored pattern `[a-z][a-z+.-]*:\/\/d[:/]` (`*d`:
+/// `[a-z][a-z+.-]*:\/\/([^/]*\.)*d[:/]`) searched over the whole top URL. It matches iff some
+/// occurrence of `://` at `q` is preceded by a run of scheme characters (`[a-z+.-]`, also `[A-Z]`
+/// unless case-sensitive) that contains a letter, and is followed at `h = q + 3` by `d` (for `*d`: at
+/// `h` or right after a `.` before the first `/` after `h`), then `:` or `/`. As `d` holds no `:` or
+/// `/`, `d` must be the text from its start up to the first `:` or `/`: one scan of the top URL
+/// yields every candidate key. Only entries of letters, digits, `.`, `-`, `_` are in the table.
+enum DomainLookup {
+    /// Rules with a matching indexed domain entry, ascending and unique.
+    /// - Complexity: O(top URL length × dots in its hosts) hash look-ups.
+    static func matchingRules(_ rules: MappedRuleList, top: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        let capacity = rules.domainHashCapacity
+        guard capacity > 0 else { return [] }
+        var found: [Int32] = []
+        let count = top.count
+        var q = 1
+        while q + 3 <= count {
+            guard top[q] == UInt8(ascii: ":"), top[q + 1] == UInt8(ascii: "/"), top[q + 2] == UInt8(ascii: "/") else {
+                q += 1
+                continue
+            }
+            let (insensitiveScheme, sensitiveScheme) = schemeBefore(q, in: top)
+            let h = q + 3
+            var slash = h
+            while slash < count, top[slash] != UInt8(ascii: "/") { slash += 1 }
+            var start = h
+            while start < slash {
+                var end = start
+                while end < count, top[end] != UInt8(ascii: ":"), top[end] != UInt8(ascii: "/") { end += 1 }
+                if end < count && end > start {
+                    let key = UnsafeBufferPointer(rebasing: top[start..<end])
+                    for subdomains in [false, true] where subdomains || start == h {
+                        if insensitiveScheme { lookUp(rules, key, subdomains: subdomains, sensitive: false, &found) }
+                        if sensitiveScheme { lookUp(rules, key, subdomains: subdomains, sensitive: true, &found) }
+                    }
+                }
+                var dot = start
+                while dot < slash, top[dot] != UInt8(ascii: ".") { dot += 1 }
+                start = dot + 1
+            }
+            q += 1
+        }
+        found.sort()
+        return SortedRules.unique(found)
+    }
+
+    private static func lookUp(
+        _ rules: MappedRuleList, _ key: UnsafeBufferPointer<UInt8>, subdomains: Bool, sensitive: Bool,
+        _ found: inout [Int32]
+    ) {
+        let flags: UInt32 = (subdomains ? 1 : 0) | (sensitive ? 2 : 0)
+        let mask = rules.domainHashCapacity - 1
+        var slot = IndexHash.domain(key, lowercase: !sensitive, flags: flags) & mask
+        while let id = rules.domainHashSlot(slot) {
+            let domain = rules.domain(id)
+            if domain.subdomains == subdomains, domain.caseSensitive == sensitive, domain.text.count == key.count,
+                ContentRuleList.equal(domain.text, key, at: 0, fold: !sensitive)
+                    || (!sensitive && equalFolded(domain.text, key))
+            {
+                for index in domain.postings { found.append(rules.domainPosting(index)) }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// ASCII case-insensitive equality of two byte strings of the same length.
+    private static func equalFolded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<a.count where IndexHash.lowercased(a[index]) != IndexHash.lowercased(b[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `[a-z][a-z+.-]*` can end right before `q`: case-insensitively and case-sensitively.
+    private static func schemeBefore(_ q: Int, in top: UnsafeBufferPointer<UInt8>) -> (Bool, Bool) {
+        func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+        func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+        func isPunctuation(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+        var insensitive = false
+        var index = q - 1
+        while index >= 0 {
+            let byte = top[index]
+            if isLower(byte) || isUpper(byte) {
+                insensitive = true
+                break
+            }
+            guard isPunctuation(byte) else { break }
+            index -= 1
+        }
+        var sensitive = false
+        index = q - 1
+        while index >= 0 {
+            let byte = top[index]
+            if isLower(byte) {
+                sensitive = true
+                break
+            }
+            guard isPunctuation(byte) else { break }
+            index -= 1
+        }
+        return (insensitive, sensitive)
+    }
+}
