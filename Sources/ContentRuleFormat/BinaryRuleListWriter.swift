@@ -5,6 +5,9 @@ import ContentRuleModel
 /// grams, domain hash table and postings, the universal and always-checked lists).
 struct BinaryRuleListWriter {
     private var sections: [Layout.Tag: ByteWriter] = [:]
+    private var patternRecords = ByteWriter()
+    private var conditionRecords = ByteWriter()
+    private var conditionEntries = ByteWriter()
     private var strings = StringPool()
     private var patternIDs: [PatternKey: UInt32] = [:]
     private var patternCount = 0
@@ -17,13 +20,13 @@ struct BinaryRuleListWriter {
     private struct PatternKey: Hashable {
         var kind: Layout.PatternKind
         var flags: UInt8
-        var text: String
-        var required: [UInt8]
+        var text: ByteString
+        var required: ByteString
     }
 
     private struct DomainKey: Hashable {
         /// The domain without `*`, or for entries the hash table cannot hold, their PCRE2 text.
-        var text: String
+        var text: ByteString
         var flags: UInt32
     }
 
@@ -103,6 +106,9 @@ struct BinaryRuleListWriter {
         meta.u32(UInt32(conditionCount))
         sections[.meta] = meta
         sections[.strings] = strings.writer
+        sections[.patterns] = patternRecords
+        sections[.conditions] = conditionRecords
+        sections[.conditionEntries] = conditionEntries
         return assemble()
     }
 
@@ -121,31 +127,34 @@ struct BinaryRuleListWriter {
         var key: PatternKey
         var flags: UInt8 = pattern.caseSensitive ? Layout.patternCaseSensitive : 0
         if pattern.matchesEverything {
-            key = PatternKey(kind: .everything, flags: 0, text: "", required: [])
+            key = PatternKey(kind: .everything, flags: 0, text: ByteString(""), required: ByteString(""))
         } else if let literal = pattern.literal {
             if literal.anchoredAtStart { flags |= Layout.patternAnchoredAtStart }
             if literal.anchoredAtEnd { flags |= Layout.patternAnchoredAtEnd }
             let text = pattern.caseSensitive ? literal.text : literal.text.lowercased()
-            key = PatternKey(kind: .literal, flags: flags, text: text, required: required ?? [])
+            key = PatternKey(kind: .literal, flags: flags, text: ByteString(text), required: Self.text(required))
         } else {
-            key = PatternKey(kind: .regex, flags: flags, text: pattern.pcre2Pattern ?? "", required: required ?? [])
+            key = PatternKey(
+                kind: .regex, flags: flags, text: ByteString(pattern.pcre2Pattern ?? ""), required: Self.text(required))
         }
         if let id = patternIDs[key] { return (id, required) }
         let id = UInt32(patternCount)
         patternCount += 1
         patternIDs[key] = id
-        var record = sections[.patterns] ?? ByteWriter()
         let (textOffset, textLength) = strings.add(key.text)
         let (requiredOffset, requiredLength) = strings.add(key.required)
-        record.u32(textOffset)
-        record.u32(textLength)
-        record.u32(requiredOffset)
-        record.u32(requiredLength)
-        record.u8(key.kind.rawValue)
-        record.u8(key.flags)
-        record.u16(0)
-        sections[.patterns] = record
+        patternRecords.u32(textOffset)
+        patternRecords.u32(textLength)
+        patternRecords.u32(requiredOffset)
+        patternRecords.u32(requiredLength)
+        patternRecords.u8(key.kind.rawValue)
+        patternRecords.u8(key.flags)
+        patternRecords.u16(0)
         return (id, required)
+    }
+
+    private static func text(_ bytes: [UInt8]?) -> ByteString {
+        ByteString(bytes.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
     /// The id of a domain entry, and whether the hash table holds it.
@@ -164,9 +173,9 @@ struct BinaryRuleListWriter {
             }
         let key: DomainKey
         if indexed {
-            key = DomainKey(text: String(text), flags: flags | Layout.domainIndexed)
+            key = DomainKey(text: ByteString(String(text)), flags: flags | Layout.domainIndexed)
         } else {
-            key = DomainKey(text: pattern.pcre2Pattern ?? "", flags: flags)
+            key = DomainKey(text: ByteString(pattern.pcre2Pattern ?? ""), flags: flags)
         }
         if let id = domainIDs[key] { return (id, indexed) }
         let id = UInt32(domainRecords.count)
@@ -182,16 +191,12 @@ struct BinaryRuleListWriter {
         let id = UInt32(conditionCount)
         conditionCount += 1
         conditionIDs[entries] = id
-        var records = sections[.conditions] ?? ByteWriter()
-        var values = sections[.conditionEntries] ?? ByteWriter()
-        records.u8(UInt8(entries[0]))
-        records.u8(0)
-        records.u16(0)
-        records.u32(UInt32(values.bytes.count / 4))
-        records.u32(UInt32(entries.count - 1))
-        for value in entries.dropFirst() { values.u32(value) }
-        sections[.conditions] = records
-        sections[.conditionEntries] = values
+        conditionRecords.u8(UInt8(entries[0]))
+        conditionRecords.u8(0)
+        conditionRecords.u16(0)
+        conditionRecords.u32(UInt32(conditionEntries.bytes.count / 4))
+        conditionRecords.u32(UInt32(entries.count - 1))
+        for value in entries.dropFirst() { conditionEntries.u32(value) }
         return id
     }
 
@@ -218,7 +223,7 @@ struct BinaryRuleListWriter {
         while capacity < indexedCount * 2 { capacity *= 2 }
         var slots = [UInt32](repeating: Layout.none, count: indexedCount == 0 ? 0 : capacity)
         for (id, key) in domainRecords.enumerated() where key.flags & Layout.domainIndexed != 0 {
-            let bytes = Array(key.text.utf8)
+            let bytes = key.text.bytes
             let lowercase = key.flags & Layout.domainCaseSensitive == 0
             var slot = bytes.withUnsafeBufferPointer {
                 IndexHash.domain($0, lowercase: lowercase, flags: key.flags & 3)
@@ -348,18 +353,29 @@ struct BinaryRuleListWriter {
 }
 
 /// Deduplicated UTF-8 strings, appended to the STRS section.
+///
+/// Keys are byte strings, not `String`s: `String` equality is Unicode canonical equivalence, which
+/// would merge differently encoded selectors.
 struct StringPool {
     private(set) var writer = ByteWriter()
-    private var offsets: [[UInt8]: UInt32] = [:]
+    private var offsets: [ByteString: UInt32] = [:]
 
-    mutating func add(_ text: String) -> (UInt32, UInt32) { add(Array(text.utf8)) }
+    mutating func add(_ text: String) -> (UInt32, UInt32) { add(ByteString(text)) }
 
-    mutating func add(_ bytes: [UInt8]) -> (UInt32, UInt32) {
-        if bytes.isEmpty { return (0, 0) }
-        if let offset = offsets[bytes] { return (offset, UInt32(bytes.count)) }
+    mutating func add(_ key: ByteString) -> (UInt32, UInt32) {
+        let length = UInt32(key.bytes.count)
+        if length == 0 { return (0, 0) }
+        if let offset = offsets[key] { return (offset, length) }
         let offset = UInt32(writer.bytes.count)
-        writer.append(bytes)
-        offsets[bytes] = offset
-        return (offset, UInt32(bytes.count))
+        writer.append(key.bytes)
+        offsets[key] = offset
+        return (offset, length)
     }
+}
+
+/// UTF-8 bytes as a dictionary key, hashed in bulk.
+struct ByteString: Hashable {
+    let bytes: [UInt8]
+    init(_ text: String) { bytes = Array(text.utf8) }
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
