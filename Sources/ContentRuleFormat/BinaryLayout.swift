@@ -29,6 +29,7 @@ enum Layout {
         case universal = 0x5649_4E55  // "UNIV"
         case actions = 0x4E54_4341  // "ACTN"
         case actionPayloads = 0x5941_5041  // "APAY"
+        case templates = 0x4C50_4D54  // "TMPL"
 
         /// Size of one element (the section's byte count must be a multiple of it).
         var elementSize: Int {
@@ -41,7 +42,7 @@ enum Layout {
             case .domains: return 16
             case .literalHash: return 8
             case .actions: return 12
-            case .domainFallbacks: return 8
+            case .domainFallbacks, .templates: return 8
             default: return 4
             }
         }

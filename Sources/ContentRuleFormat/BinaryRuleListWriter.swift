@@ -6,6 +6,7 @@ import ContentRuleModel
 struct BinaryRuleListWriter {
     private var sections: [Layout.Tag: ByteWriter] = [:]
     private var patternRecords = ByteWriter()
+    private var patternKeys: [PatternKey] = []
     private var conditionRecords = ByteWriter()
     private var conditionEntries = ByteWriter()
     private var strings = StringPool()
@@ -85,6 +86,7 @@ struct BinaryRuleListWriter {
             fallbackSection.u32(domain)
         }
         sections[.domainFallbacks] = fallbackSection
+        writePatterns()
         writeRemovedSources(list)
         writeDomains()
         writeLiteralIndex(literals)
@@ -141,16 +143,58 @@ struct BinaryRuleListWriter {
         let id = UInt32(patternCount)
         patternCount += 1
         patternIDs[key] = id
-        let (textOffset, textLength) = strings.add(key.text)
-        let (requiredOffset, requiredLength) = strings.add(key.required)
-        patternRecords.u32(textOffset)
-        patternRecords.u32(textLength)
-        patternRecords.u32(requiredOffset)
-        patternRecords.u32(requiredLength)
-        patternRecords.u8(key.kind.rawValue)
-        patternRecords.u8(key.flags)
-        patternRecords.u16(0)
+        patternKeys.append(key)
         return (id, required)
+    }
+
+    /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
+    /// shared suffix template (``PatternTemplates``).
+    private mutating func writePatterns() {
+        let regexTexts = patternKeys.filter { $0.kind == .regex }.map(\.text.bytes)
+        let (prefixes, suffixes) = PatternTemplates.choose(regexTexts)
+        var prefixIDs: [ByteString: UInt16] = [:]
+        var suffixIDs: [ByteString: UInt16] = [:]
+        var templates = ByteWriter()
+        for (index, prefix) in prefixes.enumerated() {
+            prefixIDs[ByteString(bytes: prefix)] = UInt16(index)
+            let (offset, length) = strings.add(ByteString(bytes: prefix))
+            templates.u32(offset)
+            templates.u32(length)
+        }
+        for (index, suffix) in suffixes.enumerated() {
+            suffixIDs[ByteString(bytes: suffix)] = UInt16(prefixes.count + index)
+            let (offset, length) = strings.add(ByteString(bytes: suffix))
+            templates.u32(offset)
+            templates.u32(length)
+        }
+        for key in patternKeys {
+            var text = key.text.bytes
+            var prefixID = UInt16.max
+            var suffixID = UInt16.max
+            if key.kind == .regex, let (prefixEnd, suffixStart) = PatternTemplates.cuts(text) {
+                let prefix = prefixIDs[ByteString(bytes: Array(text[..<prefixEnd]))]
+                let suffix = suffixIDs[ByteString(bytes: Array(text[suffixStart...]))]
+                let start = prefix == nil ? 0 : prefixEnd
+                let end = suffix == nil ? text.count : suffixStart
+                if start <= end {
+                    prefixID = prefix ?? .max
+                    suffixID = suffix ?? .max
+                    text = Array(text[start..<end])
+                }
+            }
+            let (textOffset, textLength) = strings.add(ByteString(bytes: text))
+            let required = key.required.bytes.prefix(Int(UInt16.max))
+            let (requiredOffset, requiredLength) = strings.add(ByteString(bytes: Array(required)))
+            patternRecords.u32(textOffset)
+            patternRecords.u32(textLength)
+            patternRecords.u32(requiredOffset)
+            patternRecords.u16(UInt16(requiredLength))
+            patternRecords.u8(key.kind.rawValue)
+            patternRecords.u8(key.flags)
+            patternRecords.u16(prefixID)
+            patternRecords.u16(suffixID)
+        }
+        sections[.templates] = templates
     }
 
     private static func text(_ bytes: [UInt8]?) -> ByteString {
@@ -377,5 +421,6 @@ struct StringPool {
 struct ByteString: Hashable {
     let bytes: [UInt8]
     init(_ text: String) { bytes = Array(text.utf8) }
+    init(bytes: [UInt8]) { self.bytes = bytes }
     func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }

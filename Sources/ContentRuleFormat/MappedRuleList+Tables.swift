@@ -46,15 +46,21 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text or PCRE2 text.
+    /// Literal text, or the PCRE2 text between ``prefix`` and ``suffix``.
     public var text: UnsafeBufferPointer<UInt8>
+    /// Shared PCRE2 text before and after ``text`` (empty when none; always empty for literals).
+    public var prefix: UnsafeBufferPointer<UInt8>
+    public var suffix: UnsafeBufferPointer<UInt8>
     /// A lower-cased literal every matching URL contains (empty when none).
     public var required: UnsafeBufferPointer<UInt8>
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
-        text: UnsafeBufferPointer<UInt8>, required: UnsafeBufferPointer<UInt8>
+        text: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>, suffix: UnsafeBufferPointer<UInt8>,
+        required: UnsafeBufferPointer<UInt8>
     ) {
+        self.prefix = prefix
+        self.suffix = suffix
         self.kind = kind
         self.caseSensitive = caseSensitive
         self.anchoredAtStart = anchoredAtStart
@@ -96,13 +102,29 @@ public struct DomainRecord {
 extension MappedRuleList {
     @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 16) }
 
+    // PATS record: u32 text offset, u32 text length, u32 required offset, u16 required length, u8 kind,
+    // u8 flags, u16 prefix template, u16 suffix template (0xFFFF none).
     @inlinable public func pattern(_ id: Int) -> PatternRecord {
         let offset = sections.patterns.offset + id * 20
-        let flags = bytes.u8(offset + 17)
+        let flags = bytes.u8(offset + 15)
         return PatternRecord(
-            kind: StoredPatternKind(rawValue: bytes.u8(offset + 16)) ?? .regex,
+            kind: StoredPatternKind(rawValue: bytes.u8(offset + 14)) ?? .regex,
             caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
-            text: string(at: offset), required: string(at: offset + 8))
+            text: string(at: offset), prefix: template(bytes.u16(offset + 16)),
+            suffix: template(bytes.u16(offset + 18)),
+            required: bytes.buffer(
+                sections.strings.offset + Int(bytes.u32(offset + 8)), Int(bytes.u16(offset + 12))))
+    }
+
+    @inlinable func template(_ id: UInt16) -> UnsafeBufferPointer<UInt8> {
+        guard id != 0xFFFF else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return string(at: sections.templates.offset + Int(id) * 8)
+    }
+
+    /// The full PCRE2 text of a regex pattern: prefix template, own text, suffix template.
+    public func regexSource(_ id: Int) -> String {
+        let pattern = pattern(id)
+        return String(decoding: Array(pattern.prefix) + Array(pattern.text) + Array(pattern.suffix), as: UTF8.self)
     }
 
     /// A (u32 offset, u32 length) reference into STRS at `offset`.

@@ -47,13 +47,17 @@ struct Validator {
                 Int(record.method) <= RequestMethod.allCases.count, record.entry <= Layout.Entry.universal.rawValue
             else { throw fail(offset, "rule \(rule) has an out-of-range field") }
         }
+        for template in 0..<sections.templates.count { try checkString(at: sections.templates.offset + template * 8) }
         for pattern in 0..<patternCount {
             let offset = sections.patterns.offset + pattern * 20
             try checkString(at: offset)
-            try checkString(at: offset + 8)
-            guard bytes.u8(offset + 16) <= Layout.PatternKind.regex.rawValue, bytes.u8(offset + 17) <= 7 else {
-                throw fail(offset, "pattern \(pattern) has an unknown kind or flags")
-            }
+            let required = UInt64(bytes.u32(offset + 8)) + UInt64(bytes.u16(offset + 12))
+            let prefix = Int(bytes.u16(offset + 16))
+            let suffix = Int(bytes.u16(offset + 18))
+            guard required <= UInt64(sections.strings.count), bytes.u8(offset + 14) <= Layout.PatternKind.regex.rawValue,
+                bytes.u8(offset + 15) <= 7, prefix == 0xFFFF || prefix < sections.templates.count,
+                suffix == 0xFFFF || suffix < sections.templates.count
+            else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
         }
         for condition in 0..<conditionCount {
             let offset = sections.conditions.offset + condition * 12

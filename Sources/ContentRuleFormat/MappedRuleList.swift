@@ -89,6 +89,7 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var universal = Section(offset: 0, count: 0)
     @usableFromInline var actions = Section(offset: 0, count: 0)
     @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
+    @usableFromInline var templates = Section(offset: 0, count: 0)
 
     /// Reads and checks the header and the section table, and verifies the checksum.
     init(_ bytes: RawBytes) throws(BinaryRuleListError) {
@@ -150,6 +151,7 @@ public final class MappedRuleList: Sendable {
         universal = section(.universal)
         actions = section(.actions)
         actionPayloads = section(.actionPayloads)
+        templates = section(.templates)
     }
 }
 

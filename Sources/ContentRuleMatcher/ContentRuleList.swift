@@ -112,7 +112,7 @@ final class RegexCache: Sendable {
     }
 
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(key: id << 1) { String(decoding: rules.pattern(id).text, as: UTF8.self) }
+        cached(key: id << 1) { rules.regexSource(id) }
     }
 
     /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import ContentRuleFormat
 import ContentRuleModel
 import PCRE2Support
@@ -19,6 +24,8 @@ extension ContentRuleList {
         case .everything:
             return true
         case .literal:
+            if let lowercased, !pattern.caseSensitive { return Self.exactLiteralMatches(pattern, lowercased) }
+            if lowercased != nil && pattern.caseSensitive { return Self.exactLiteralMatches(pattern, subject) }
             return Self.literalMatches(pattern, subject)
         case .regex:
             if let lowercased, !pattern.required.isEmpty, !Self.contains(lowercased, pattern.required) { return false }
@@ -74,6 +81,20 @@ extension ContentRuleList {
         return false
     }
 
+    /// A literal pattern against a subject already in the literal's case (the lower-cased URL for a
+    /// case-insensitive literal): exact comparisons, the unanchored case with `memmem`.
+    static func exactLiteralMatches(_ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle = pattern.text
+        let count = needle.count
+        guard count <= subject.count else { return false }
+        if pattern.anchoredAtStart && pattern.anchoredAtEnd {
+            return count == subject.count && equal(needle, subject, at: 0, fold: false)
+        }
+        if pattern.anchoredAtStart { return equal(needle, subject, at: 0, fold: false) }
+        if pattern.anchoredAtEnd { return equal(needle, subject, at: subject.count - count, fold: false) }
+        return contains(subject, needle)
+    }
+
     @inline(__always)
     static func equal(
         _ needle: UnsafeBufferPointer<UInt8>, _ subject: UnsafeBufferPointer<UInt8>, at start: Int, fold: Bool
@@ -88,14 +109,17 @@ extension ContentRuleList {
         return true
     }
 
-    /// Substring search (exact bytes): scan for the first byte, then compare.
+    /// Substring search (exact bytes): the C library's `memchr` finds each occurrence of the first
+    /// byte, then the rest is compared.
     static func contains(_ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
+        guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
         let last = subject.count - needle.count
-        guard last >= 0 else { return false }
         var start = 0
         while start <= last {
-            if subject[start] == first && equal(needle, subject, at: start, fold: false) { return true }
+            guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
+            start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if equal(needle, subject, at: start, fold: false) { return true }
             start += 1
         }
         return false

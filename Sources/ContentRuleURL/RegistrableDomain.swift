@@ -1,5 +1,6 @@
 // Registrable domains (eTLD+1) and WebKit's first-/third-party decision (spec §4.3).
 internal import CLibPSL
+import Synchronization
 
 /// The loaded Public Suffix List. libpsl contexts are immutable after loading, so lookups from
 /// several threads are safe.
@@ -44,6 +45,19 @@ public enum RegistrableDomain {
     public static func of(host: String) -> String? {
         if host.isEmpty { return nil }
         if !host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
+        if let cached = cache.withLock({ $0[host] }) { return cached }
+        let domain = compute(host)
+        cache.withLock {
+            if $0.count >= 4096 { $0.removeAll(keepingCapacity: true) }
+            $0[host] = domain
+        }
+        return domain
+    }
+
+    /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded.
+    private static let cache = Mutex<[String: String]>([:])
+
+    private static func compute(_ host: String) -> String {
         let lower = String(decoding: host.utf8.map(ASCII.lower), as: UTF8.self)
         if lower == "localhost" || isIPAddress(lower) { return lower }
         let trimmed = lower.drop(while: { $0 == "." })
@@ -66,10 +80,11 @@ public enum RegistrableDomain {
 
     /// `RegistrableDomain::matches` on a host: equal, or a suffix preceded by a dot.
     public static func hostMatches(_ host: String, registrableDomain domain: String) -> Bool {
-        guard host.hasSuffix(domain) else { return false }
         let h = host.utf8
-        if h.count == domain.utf8.count { return true }
-        return h[h.index(h.endIndex, offsetBy: -(domain.utf8.count + 1))] == UInt8(ascii: ".")
+        let d = domain.utf8
+        guard h.count >= d.count, h.suffix(d.count).elementsEqual(d) else { return false }
+        if h.count == d.count { return true }
+        return h[h.index(h.endIndex, offsetBy: -(d.count + 1))] == UInt8(ascii: ".")
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

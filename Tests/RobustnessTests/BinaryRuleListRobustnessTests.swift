@@ -35,7 +35,8 @@ import Testing
         let list = ContentRuleList(identifier: "sample", rules: rules)
         try list.compileAllPatterns()
         let load = try #require(Self.loads.first)
-        #expect(list.actions(for: load).actions == [.block])
+        // Spec §4.7: actions from the last fired slot to the first (the css rule comes after the block rule).
+        #expect(list.actions(for: load).actions == [.cssDisplayNone(selector: ".ad, #banner"), .block])
     }
 
     /// XXH64 (seed 0) values from the `xxhash` package on PyPI (the reference implementation's bindings).
