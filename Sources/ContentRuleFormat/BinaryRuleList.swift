@@ -100,6 +100,7 @@ extension ByteWriter {
     mutating func encode(_ pattern: CompiledPattern) {
         string(pattern.source)
         optionalString(pattern.pcre2Pattern)
+        optionalString(pattern.requiredLiteral)
         bool(pattern.caseSensitive)
         bool(pattern.literal != nil)
         if let literal = pattern.literal {
@@ -154,8 +155,11 @@ extension ByteReader {
     }
 
     mutating func decodePattern() throws(BinaryRuleListError) -> CompiledPattern {
+        let source = try string()
+        let pcre2Pattern = try optionalString()
+        let requiredLiteral = try optionalString()
         var pattern = CompiledPattern(
-            source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
+            source: source, pcre2Pattern: pcre2Pattern, caseSensitive: try bool(), requiredLiteral: requiredLiteral)
         if try bool() {
             pattern.literal = LiteralPattern(text: try string(), anchoredAtStart: try bool(), anchoredAtEnd: try bool())
         }
