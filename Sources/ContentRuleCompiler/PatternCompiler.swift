@@ -32,6 +32,7 @@ struct PatternCompiler {
         nonisolated(unsafe) let shared = outcomes
         let work: @Sendable (Int) -> Void = { chunk in
             var compiler = PatternCompiler()
+            compiler.cache.reserveCapacity(2 * chunkSize)
             let start = chunk * chunkSize
             let end = min(start + chunkSize, rules.count)
             guard start < end else { return }
@@ -91,16 +92,18 @@ struct PatternCompiler {
     {
         let key = Key(text: text, isDomain: isDomain, caseSensitive: caseSensitive)
         if let cached = cache[key] { return cached }
-        let pattern = isDomain ? URLFilter.domainPattern(for: text) : text
-        let result = Self.compile(pattern, source: text, caseSensitive: caseSensitive)
+        let parsed =
+            isDomain
+            ? URLFilter.parseDomainCondition(text, caseSensitive: caseSensitive)
+            : URLFilter.parse(text, caseSensitive: caseSensitive)
+        let result = Self.compile(parsed, source: text, caseSensitive: caseSensitive)
         cache[key] = result
         return result
     }
 
-    static func compile(_ pattern: String, source: String, caseSensitive: Bool)
+    static func compile(_ parsed: URLFilterParseResult, source: String, caseSensitive: Bool)
         -> Swift.Result<CompiledPattern, RuleListCompiler.PatternFailure>
     {
-        let parsed = URLFilter.parse(pattern, caseSensitive: caseSensitive)
         switch parsed.status {
         case .matchesEverything:
             return .success(CompiledPattern(source: source, pcre2Pattern: nil, caseSensitive: caseSensitive))

@@ -66,9 +66,11 @@ import Testing
         let scratch = PCRE2Scratch()
         var generator = SeededGenerator(seed: UInt64(truncatingIfNeeded: path.utf8.count) &* 7919)
         var checked = 0
+        var accepted = 0
         for (pattern, caseSensitive) in try Self.patterns(in: path) {
             let result = URLFilter.parse(pattern, caseSensitive: caseSensitive)
             guard result.status == .ok, let compact = result.pcre2Pattern, let tree = result.terms else { continue }
+            accepted += 1
             let legacy = LegacyTranslation.pcre2Pattern(tree, caseSensitive: caseSensitive)
             #expect(compact.utf8.count <= legacy.utf8.count, "\(pattern)")
             let new: PCRE2Regex
@@ -93,7 +95,9 @@ import Testing
                 }
             }
         }
-        #expect(checked > 0, "\(path)")
+        // Only patterns over PCRE2's size limit are skipped (lists like block-cookies have none to check).
+        #expect(checked >= accepted - 2, "\(path)")
+        if path.hasSuffix("easylist.json") { #expect(checked > 10_000) }
     }
 }
 
