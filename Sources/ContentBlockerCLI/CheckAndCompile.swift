@@ -72,6 +72,12 @@ enum CheckCommand {
     }
 }
 
+/// Large values the compile command keeps until the process exits: freeing a few hundred thousand
+/// small objects one by one takes longer than the process exit that reclaims them at once.
+enum Retained {
+    nonisolated(unsafe) static var objects: [Any] = []
+}
+
 enum CompileCommand {
     static let help = """
         USAGE: content-blocker compile LIST.json -o OUT
@@ -109,7 +115,9 @@ enum CompileCommand {
         }
         let bytes = try RuleListInput.read(path)
         phase("read")
-        let parsed = RuleListParser.parse(bytes)
+        // The JSON document is kept (see `Retained`); an invalid one is parsed again for its diagnostic.
+        let document = try? JSONReader.parse(bytes).get()
+        let parsed = document.map { RuleListParser.parse(value: $0) } ?? RuleListParser.parse(bytes)
         phase("parse")
         let (compiled, patternErrors) = RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
         phase("compile")
@@ -128,6 +136,7 @@ enum CompileCommand {
             throw RuntimeError(error.description)
         }
         phase("write")
+        Retained.objects = [bytes, document as Any, parsed, list, encoded]
         if args.flag("--timings") {
             let text = phases.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", ")
             Console.err("timings: \(text); PCRE2 text \(pcre2TextBytes(list)) bytes")
