@@ -21,7 +21,8 @@ extension URLFilter {
             return parse(domainPattern(for: domain), caseSensitive: caseSensitive)
         }
         let lowered = caseSensitive ? Array(host) : host.map { isAlpha($0) ? $0 | 0x20 : $0 }
-        var pcre2 = Array(DomainConditionTemplate.prefix(subdomains: allowSubdomains, caseSensitive: caseSensitive).utf8)
+        var pcre2 = Array(
+            DomainConditionTemplate.prefix(subdomains: allowSubdomains, caseSensitive: caseSensitive).utf8)
         pcre2.reserveCapacity(pcre2.count + 2 * lowered.count + 4)
         for byte in lowered { PCRE2Spelling.appendLiteral(byte, to: &pcre2) }
         pcre2.append(contentsOf: "[/:]".utf8)
