@@ -1,6 +1,7 @@
 import ContentRuleCompiler
 import ContentRuleFormat
 import ContentRuleModel
+import RuleListParser
 
 #if canImport(Glibc)
     import Glibc
@@ -71,6 +72,12 @@ enum CheckCommand {
     }
 }
 
+/// Large values the compile command keeps until the process exits: freeing a few hundred thousand
+/// small objects one by one takes longer than the process exit that reclaims them at once.
+enum Retained {
+    nonisolated(unsafe) static var objects: [Any] = []
+}
+
 enum CompileCommand {
     static let help = """
         USAGE: content-blocker compile LIST.json -o OUT
@@ -82,13 +89,15 @@ enum CompileCommand {
 
         OPTIONS:
           -o, --output OUT  Where to write the binary rule list (required).
+          --timings         Print the time of each phase (read, parse, compile, encode, write) and the
+                            total PCRE2 text size on standard error.
           -h, --help        Show this help.
 
         EXIT STATUS: 0 compiled, 1 invalid rule list, 2 usage or I/O error.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["-o", "--output"], flags: ["--help", "-h"])
+        let args = try Arguments(arguments, valued: ["-o", "--output"], flags: ["--help", "-h", "--timings"])
         if args.flag("--help") || args.flag("-h") {
             Console.out(help)
             return 0
@@ -97,18 +106,40 @@ enum CompileCommand {
         guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
         let path = args.positionals[0]
         let start = monotonicSeconds()
+        var phases: [(String, Double)] = []
+        var last = start
+        func phase(_ name: String) {
+            let now = monotonicSeconds()
+            phases.append((name, now - last))
+            last = now
+        }
         let bytes = try RuleListInput.read(path)
-        let result = RuleListCompiler.compile(json: bytes)
-        RuleListInput.report(result.diagnostics, file: path)
-        guard let list = result.list else {
-            Console.err("\(path): invalid, nothing written (\(result.errors.count) error(s))")
+        phase("read")
+        // The JSON document is kept (see `Retained`); an invalid one is parsed again for its diagnostic.
+        let document = try? JSONReader.parse(bytes).get()
+        let parsed = document.map { RuleListParser.parse(value: $0) } ?? RuleListParser.parse(bytes)
+        phase("parse")
+        let (compiled, patternErrors) = RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
+        phase("compile")
+        let diagnostics = parsed.diagnostics + patternErrors
+        RuleListInput.report(diagnostics, file: path)
+        let errorCount = diagnostics.count { $0.severity == .error }
+        guard errorCount == 0, let list = compiled else {
+            Console.err("\(path): invalid, nothing written (\(errorCount) error(s))")
             return 1
         }
         let encoded = BinaryRuleList.encode(list)
+        phase("encode")
         do {
             try AtomicFile.write(encoded, to: output)
         } catch {
             throw RuntimeError(error.description)
+        }
+        phase("write")
+        Retained.objects = [bytes, document as Any, parsed, list, encoded]
+        if args.flag("--timings") {
+            let text = phases.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", ")
+            Console.err("timings: \(text); PCRE2 text \(pcre2TextBytes(list)) bytes")
         }
         let milliseconds = Int((monotonicSeconds() - start) * 1000)
         Console.err(
@@ -116,6 +147,16 @@ enum CompileCommand {
         )
         return 0
     }
+}
+
+/// Total UTF-8 bytes of the PCRE2 text of every url-filter and condition pattern of `list`.
+func pcre2TextBytes(_ list: CompiledRuleList) -> Int {
+    var total = 0
+    for rule in list.rules {
+        total += rule.urlFilter.pcre2Pattern?.utf8.count ?? 0
+        for pattern in rule.condition?.patterns ?? [] { total += pattern.pcre2Pattern?.utf8.count ?? 0 }
+    }
+    return total
 }
 
 func monotonicSeconds() -> Double {

@@ -37,15 +37,7 @@ public enum RuleListCompiler {
     ///   (`JSONInvalidRegex` with the url-filter parser's reason as detail), one per faulty rule.
     public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic])
     {
-        var diagnostics: [RuleListDiagnostic] = []
-        var compiledPatterns: [(urlFilter: CompiledPattern, condition: CompiledCondition?)] = []
-        compiledPatterns.reserveCapacity(rules.count)
-        for parsed in rules {
-            switch compilePatterns(of: parsed) {
-            case .success(let patterns): compiledPatterns.append(patterns)
-            case .failure(let diagnostic): diagnostics.append(diagnostic)
-            }
-        }
+        let (compiledPatterns, diagnostics) = PatternCompiler.compileAll(rules)
         guard diagnostics.isEmpty else { return (nil, diagnostics) }
 
         var assigner = ActionSlotAssigner()
@@ -70,60 +62,6 @@ public enum RuleListCompiler {
             rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,
             sourceRuleCount: sourceRuleCount)
         return (list, [])
-    }
-
-    /// Parses a rule's url-filter and condition patterns; the first invalid one is the rule's error.
-    static func compilePatterns(of parsed: ParsedRule)
-        -> Swift.Result<
-            (urlFilter: CompiledPattern, condition: CompiledCondition?), RuleListDiagnostic
-        >
-    {
-        let trigger = parsed.rule.trigger
-        let urlFilter: CompiledPattern
-        switch compilePattern(
-            trigger.urlFilter, source: trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive)
-        {
-        case .success(let pattern): urlFilter = pattern
-        case .failure(let status):
-            return .failure(patternError(status, rule: parsed.index, keyPath: "trigger.url-filter"))
-        }
-        guard let condition = trigger.condition else { return .success((urlFilter, nil)) }
-        let caseSensitive =
-            condition.kind.testsFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
-        var patterns: [CompiledPattern] = []
-        patterns.reserveCapacity(condition.values.count)
-        for (position, value) in condition.values.enumerated() {
-            let pattern = condition.kind.isDomain ? URLFilter.domainPattern(for: value) : value
-            switch compilePattern(pattern, source: value, caseSensitive: caseSensitive) {
-            case .success(let compiled): patterns.append(compiled)
-            case .failure(let status):
-                return .failure(
-                    patternError(status, rule: parsed.index, keyPath: "trigger.\(condition.kind.rawValue)[\(position)]")
-                )
-            }
-        }
-        return .success((urlFilter, CompiledCondition(kind: condition.kind, patterns: patterns)))
-    }
-
-    static func compilePattern(_ pattern: String, source: String, caseSensitive: Bool)
-        -> Swift.Result<
-            CompiledPattern, PatternFailure
-        >
-    {
-        let parsed = URLFilter.parse(pattern, caseSensitive: caseSensitive)
-        switch parsed.status {
-        case .matchesEverything:
-            return .success(CompiledPattern(source: source, pcre2Pattern: nil, caseSensitive: caseSensitive))
-        case .ok:
-            guard let pcre2 = parsed.pcre2Pattern else { return .failure(PatternFailure(status: parsed.status)) }
-            let literal = parsed.plainLiteral.map {
-                LiteralPattern(text: $0.literal, anchoredAtStart: $0.anchoredAtStart, anchoredAtEnd: $0.anchoredAtEnd)
-            }
-            return .success(
-                CompiledPattern(source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive, literal: literal))
-        default:
-            return .failure(PatternFailure(status: parsed.status))
-        }
     }
 
     struct PatternFailure: Error {

@@ -12,12 +12,19 @@ public struct CompiledPattern: Sendable, Hashable {
     /// When the whole pattern is a literal: the literal (lower-cased unless case-sensitive) and its
     /// anchors. The matcher then needs no PCRE2 call.
     public var literal: LiteralPattern?
+    /// A literal every URL the pattern matches contains (lower-cased unless case-sensitive), for the
+    /// matcher's pre-filter; `nil` when the compiler found none.
+    public var requiredLiteral: String?
 
-    public init(source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil) {
+    public init(
+        source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil,
+        requiredLiteral: String? = nil
+    ) {
         self.source = source
         self.pcre2Pattern = pcre2Pattern
         self.caseSensitive = caseSensitive
         self.literal = literal
+        self.requiredLiteral = requiredLiteral
     }
 
     public var matchesEverything: Bool { pcre2Pattern == nil }

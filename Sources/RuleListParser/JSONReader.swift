@@ -249,56 +249,105 @@ public enum JSONReader {
             }
         }
 
+        /// Decodes a string with escapes into UTF-8. A `\\uD8xx\\uDCxx` pair is one scalar; any other
+        /// surrogate code unit becomes U+FFFD (as a Swift `String` of WebKit's UTF-16 would).
         func decodeEscaped(start: Int, end: Int) throws(JSONSyntaxError) -> String {
-            var units: [UInt16] = []
-            units.reserveCapacity(end - start)
+            var out: [UInt8] = []
+            out.reserveCapacity(end - start)
             var k = start
             var runStart = start
+            var runIsASCII = true
             func flushRun(_ upTo: Int) throws(JSONSyntaxError) {
                 guard upTo > runStart else { return }
                 let run = UnsafeBufferPointer(rebasing: b[runStart..<upTo])
-                guard let text = String(validating: run, as: UTF8.self) else {
+                if !runIsASCII, String(validating: run, as: UTF8.self) == nil {
                     throw fail("invalid UTF-8 in a string", at: runStart)
                 }
-                units.append(contentsOf: text.utf16)
+                out.append(contentsOf: run)
+            }
+            /// A pending high surrogate from a `\\u` escape.
+            var pendingHigh: UInt32?
+            func appendScalar(_ value: UInt32) {
+                if value < 0x80 {
+                    out.append(UInt8(value))
+                } else if value < 0x800 {
+                    out.append(UInt8(0xC0 | value >> 6))
+                    out.append(UInt8(0x80 | value & 0x3F))
+                } else if value < 0x10000 {
+                    out.append(UInt8(0xE0 | value >> 12))
+                    out.append(UInt8(0x80 | (value >> 6) & 0x3F))
+                    out.append(UInt8(0x80 | value & 0x3F))
+                } else {
+                    out.append(UInt8(0xF0 | value >> 18))
+                    out.append(UInt8(0x80 | (value >> 12) & 0x3F))
+                    out.append(UInt8(0x80 | (value >> 6) & 0x3F))
+                    out.append(UInt8(0x80 | value & 0x3F))
+                }
+            }
+            func flushPendingHigh() {
+                if pendingHigh != nil {
+                    appendScalar(0xFFFD)
+                    pendingHigh = nil
+                }
             }
             while k < end {
-                guard b[k] == UInt8(ascii: "\\") else {
+                let c = b[k]
+                guard c == UInt8(ascii: "\\") else {
+                    if c >= 0x80 { runIsASCII = false }
                     k += 1
                     continue
                 }
+                if k > runStart { flushPendingHigh() }
                 try flushRun(k)
                 let escapeStart = k
                 guard k + 1 < end else { throw fail("invalid escape", at: escapeStart) }
                 let e = b[k + 1]
                 k += 2
+                var unit: UInt32
                 switch e {
-                case UInt8(ascii: "\""): units.append(0x22)
-                case UInt8(ascii: "\\"): units.append(0x5C)
-                case UInt8(ascii: "/"): units.append(0x2F)
-                case UInt8(ascii: "b"): units.append(0x08)
-                case UInt8(ascii: "f"): units.append(0x0C)
-                case UInt8(ascii: "n"): units.append(0x0A)
-                case UInt8(ascii: "r"): units.append(0x0D)
-                case UInt8(ascii: "t"): units.append(0x09)
-                case UInt8(ascii: "v"): units.append(0x0B)
+                case UInt8(ascii: "\""): unit = 0x22
+                case UInt8(ascii: "\\"): unit = 0x5C
+                case UInt8(ascii: "/"): unit = 0x2F
+                case UInt8(ascii: "b"): unit = 0x08
+                case UInt8(ascii: "f"): unit = 0x0C
+                case UInt8(ascii: "n"): unit = 0x0A
+                case UInt8(ascii: "r"): unit = 0x0D
+                case UInt8(ascii: "t"): unit = 0x09
+                case UInt8(ascii: "v"): unit = 0x0B
                 case UInt8(ascii: "x"), UInt8(ascii: "u"):
                     let digits = e == UInt8(ascii: "x") ? 2 : 4
                     guard end - k >= digits else { throw fail("truncated hex escape", at: escapeStart) }
-                    var unit: UInt16 = 0
+                    unit = 0
                     for d in 0..<digits {
                         guard let v = hexValue(b[k + d]) else { throw fail("invalid hex escape", at: escapeStart) }
-                        unit = unit << 4 | v
+                        unit = unit << 4 | UInt32(v)
                     }
                     k += digits
-                    units.append(unit)
                 default:
                     throw fail("invalid escape", at: escapeStart)
                 }
+                switch unit {
+                case 0xD800...0xDBFF:
+                    flushPendingHigh()
+                    pendingHigh = unit
+                case 0xDC00...0xDFFF:
+                    if let high = pendingHigh {
+                        appendScalar(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
+                        pendingHigh = nil
+                    } else {
+                        appendScalar(0xFFFD)
+                    }
+                default:
+                    flushPendingHigh()
+                    appendScalar(unit)
+                }
                 runStart = k
+                runIsASCII = true
             }
+            if end > runStart { flushPendingHigh() }
             try flushRun(end)
-            return String(decoding: units, as: UTF16.self)
+            flushPendingHigh()
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }

@@ -33,38 +33,83 @@ public enum JSONValue: Sendable, Hashable {
 /// A JSON object: keys in first-seen order; a repeated key keeps its first position and takes the
 /// last value (WebKit `JSON::Object::setValue`).
 public struct JSONObject: Sendable, Hashable {
-    /// Distinct keys in the order they first appeared.
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+    /// Distinct keys with their values, in the order the keys first appeared. Rule objects have a
+    /// handful of keys, so a linear search beats hashing; larger objects also get a hash index.
+    private var entries: [(key: String, value: JSONValue)] = []
+    /// Key → position in `entries`, kept once the object has more than `linearLimit` keys.
+    private var index: [String: Int]?
+    private static let linearLimit = 16
 
     public init() {}
 
-    /// The value for `key`, or `nil` when absent. O(1) on average.
+    /// Distinct keys in the order they first appeared.
+    public var keys: [String] { entries.map(\.key) }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
+    }
+
+    private mutating func rebuildIndex() {
+        guard entries.count > Self.linearLimit else {
+            index = nil
+            return
+        }
+        var built: [String: Int] = [:]
+        built.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() { built[entry.key] = position }
+        index = built
+    }
+
+    /// The value for `key`, or `nil` when absent. O(1) on average (a few comparisons for small objects).
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get { position(of: key).map { entries[$0].value } }
         set {
-            if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            if let position = position(of: key) {
+                if let newValue {
+                    entries[position].value = newValue
+                } else {
+                    entries.remove(at: position)
+                    rebuildIndex()
+                }
+            } else if let newValue {
+                entries.append((key, newValue))
+                if index != nil {
+                    index![key] = entries.count - 1
+                } else if entries.count > Self.linearLimit {
+                    rebuildIndex()
+                }
             }
         }
     }
 
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries.count)
+        for entry in entries {
+            hasher.combine(entry.key)
+            hasher.combine(entry.value)
+        }
+    }
+
     /// Number of distinct keys.
-    public var count: Int { keys.count }
+    public var count: Int { entries.count }
 
     // WebKit's typed getters (`ObjectBase::getString` & co.): a wrong type reads as absent.
 
     /// The string for `key`; `nil` when missing or not a string (WebKit's null string).
-    public func string(_ key: String) -> String? { storage[key]?.stringValue }
+    public func string(_ key: String) -> String? { self[key]?.stringValue }
 
     /// The object for `key`; `nil` when missing or not an object.
-    public func object(_ key: String) -> JSONObject? { storage[key]?.objectValue }
+    public func object(_ key: String) -> JSONObject? { self[key]?.objectValue }
 
     /// The boolean for `key`; `nil` when missing or not a boolean.
     public func bool(_ key: String) -> Bool? {
-        if case .bool(let value)? = storage[key] { return value }
+        if case .bool(let value)? = self[key] { return value }
         return nil
     }
 
@@ -72,7 +117,7 @@ public struct JSONObject: Sendable, Hashable {
     /// would for in-range values; `nil` when missing or not a number. Out-of-range values and NaN
     /// clamp to `Int32.min`/`Int32.max` (C++ leaves them undefined).
     public func integer(_ key: String) -> Int? {
-        guard case .number(let value)? = storage[key] else { return nil }
+        guard case .number(let value)? = self[key] else { return nil }
         if value.isNaN { return Int(Int32.min) }
         if value >= Double(Int32.max) { return Int(Int32.max) }
         if value <= Double(Int32.min) { return Int(Int32.min) }

@@ -1,4 +1,5 @@
 public import ContentRuleModel
+import Dispatch
 
 /// One rule that survived parsing, with its position in the JSON array.
 public struct ParsedRule: Sendable, Hashable {
@@ -82,8 +83,9 @@ public struct RuleListParser {
                     detail: "\(elements.count) rules; the maximum is \(options.maximumRuleCount)"))
         }
         result.rules.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            switch loadRule(element, options: options) {
+        let outcomes = loadRules(elements, options: options)
+        for (index, outcome) in outcomes.enumerated() {
+            switch outcome {
             case .rule(let rule):
                 result.rules.append(ParsedRule(index: index, rule: rule))
             case .skipped(let keyPath, let detail):
@@ -103,7 +105,7 @@ public struct RuleListParser {
 }
 
 /// A rule's first error, with where it is inside the rule.
-struct RuleFailure: Error {
+struct RuleFailure: Error, Sendable {
     var error: ContentRuleListError
     var keyPath: String?
     var detail: String? = nil
@@ -115,7 +117,7 @@ struct RuleFailure: Error {
     }
 }
 
-enum RuleOutcome {
+enum RuleOutcome: Sendable {
     case rule(ContentRule)
     /// Dropped silently by WebKit (invalid selector, or css-display-none not allowed).
     case skipped(keyPath: String, detail: String)
@@ -123,6 +125,28 @@ enum RuleOutcome {
 }
 
 extension RuleListParser {
+    /// Below this many rules, one thread loads them all.
+    static let parallelThreshold = 4096
+
+    /// `loadRule` for every element, in order; large lists are split in two halves loaded on two
+    /// threads (each rule is independent, so the result does not depend on the split).
+    static func loadRules(_ elements: [JSONValue], options: Options) -> [RuleOutcome] {
+        guard elements.count >= parallelThreshold else { return elements.map { loadRule($0, options: options) } }
+        let half = elements.count / 2
+        let halves = UnsafeMutableBufferPointer<[RuleOutcome]>.allocate(capacity: 2)
+        halves.initialize(repeating: [])
+        defer {
+            _ = halves.deinitialize()
+            halves.deallocate()
+        }
+        nonisolated(unsafe) let shared = halves
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let range = part == 0 ? 0..<half : half..<elements.count
+            shared[part] = elements[range].map { loadRule($0, options: options) }
+        }
+        return halves[0] + halves[1]
+    }
+
     /// `loadRule`: trigger first, then action. `_identifier`/`_rulesetIdentifier` are ignored.
     static func loadRule(_ element: JSONValue, options: Options) -> RuleOutcome {
         guard case .object(let ruleObject) = element else {

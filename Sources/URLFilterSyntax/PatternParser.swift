@@ -46,6 +46,10 @@ struct PatternParser {
     init(bytes: [UInt8], caseSensitive: Bool) {
         self.bytes = bytes
         self.caseSensitive = caseSensitive
+        // At most one term per pattern byte, plus the canonical `.*`.
+        nodes.reserveCapacity(bytes.count + 1)
+        info.reserveCapacity(bytes.count + 1)
+        sunk.reserveCapacity(bytes.count + 1)
     }
 
     var atEnd: Bool { index >= bytes.count }

@@ -1,5 +1,6 @@
 // Translation of normalized terms (spec §3.4) into PCRE2 source with WebKit's matching semantics
-// (spec §3.6), and extraction of literals for pre-filtering. Iterative (explicit stacks).
+// (spec §3.6), and extraction of literals for pre-filtering. Iterative (explicit stacks); the PCRE2
+// text is built as bytes, in its shortest exact spelling (see `PCRE2Spelling`).
 
 struct Translator {
     let tree: URLFilterTermTree
@@ -25,93 +26,104 @@ struct Translator {
     func pcre2Pattern() -> String {
         enum Piece {
             case node(Int)
-            case text(String)
+            case close(URLFilterQuantifier)
         }
         // Case-insensitive: every set is already closed under ASCII case folding, so `(?i)` changes no
         // set; it lets a letter and its other case be written as the bare letter (smaller, faster code).
-        var out = (caseSensitive ? "" : "(?i)") + (tree.isAnchoredAtStart ? #"\A"# : "")
+        var out: [UInt8] = []
+        out.reserveCapacity(tree.nodes.count * 2 + 8)
+        if !caseSensitive { out.append(contentsOf: [0x28, 0x3F, 0x69, 0x29]) }  // (?i)
+        if tree.isAnchoredAtStart { out.append(contentsOf: [0x5C, 0x41]) }  // \A
         var stack: [Piece] = searchTerms.reversed().map { .node($0) }
         while let piece = stack.popLast() {
             switch piece {
-            case .text(let text):
-                out += text
+            case .close(let quantifier):
+                out.append(0x29)
+                Self.appendQuantifier(quantifier, to: &out)
             case .node(let index):
                 let node = tree.nodes[index]
                 switch node.atom {
                 case .characterSet(let set):
-                    let (text, isSingleAtom) = Self.setSource(set, caseSensitive: caseSensitive)
-                    if node.quantifier == .one || isSingleAtom {
-                        out += text + node.quantifier.suffix
+                    if node.quantifier == .one || Self.isSingleAtom(set) {
+                        Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
                     } else {
-                        out += "(?:" + text + ")" + node.quantifier.suffix
+                        out.append(contentsOf: [0x28, 0x3F, 0x3A])  // (?:
+                        Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
+                        out.append(0x29)
                     }
+                    Self.appendQuantifier(node.quantifier, to: &out)
                 case .group(let children):
                     if node.quantifier == .one {
                         // No alternation inside groups: an unquantified group is just its sequence.
                         stack.append(contentsOf: children.reversed().map { .node($0) })
                     } else {
-                        stack.append(.text(")" + node.quantifier.suffix))
+                        out.append(contentsOf: [0x28, 0x3F, 0x3A])  // (?:
+                        stack.append(.close(node.quantifier))
                         stack.append(contentsOf: children.reversed().map { .node($0) })
-                        stack.append(.text("(?:"))
                     }
                 }
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// PCRE2 text for one character set and whether it is a single quantifiable atom.
-    static func setSource(_ set: URLFilterCharacterSet, caseSensitive: Bool) -> (String, Bool) {
-        let characters = set.matchedCharacters
-        let body: String
-        switch characters.count {
-        case 0: body = "(?!)"
-        case 1: body = escape(characters[0])
-        case 2 where !caseSensitive && URLFilterCharacterSet.otherCase(characters[0]) == characters[1]:
-            body = escape(characters[1])
-        default: body = classSource(characters)
+    static func appendQuantifier(_ quantifier: URLFilterQuantifier, to out: inout [UInt8]) {
+        switch quantifier {
+        case .one: break
+        case .zeroOrOne: out.append(0x3F)
+        case .zeroOrMore: out.append(0x2A)
+        case .oneOrMore: out.append(0x2B)
         }
-        if set.matchesEndOfInput {
-            return characters.isEmpty ? (#"\z"#, false) : ("(?:" + body + #"|\z)"#, true)
-        }
-        return (body, true)
     }
 
-    static func escape(_ c: UInt8) -> String {
-        if isAlpha(c) || isDigit(c) { return String(UnicodeScalar(c)) }
-        let hex = String(c, radix: 16)
-        return #"\x{"# + (hex.count == 1 ? "0" + hex : hex) + "}"
+    /// Whether `appendSet` writes one quantifiable atom (everything but a bare `\z`).
+    static func isSingleAtom(_ set: URLFilterCharacterSet) -> Bool {
+        !(set.matchesEndOfInput && set.matchedCount == 0)
     }
 
-    static func classSource(_ characters: [UInt8]) -> String {
-        var out = "["
-        var i = 0
-        while i < characters.count {
-            var j = i
-            while j + 1 < characters.count && characters[j + 1] == characters[j] + 1 { j += 1 }
-            if j - i >= 2 {
-                out += escape(characters[i]) + "-" + escape(characters[j])
-            } else {
-                for k in i...j { out += escape(characters[k]) }
+    /// PCRE2 text for one character set: `(?!)` for no character, a literal, a class; with end of
+    /// input, `\z` or `(?:…|\z)`.
+    static func appendSet(_ set: URLFilterCharacterSet, caseSensitive: Bool, to out: inout [UInt8]) {
+        let (low, high) = set.matchedMask
+        let count = low.nonzeroBitCount + high.nonzeroBitCount
+        let endOfInput = set.matchesEndOfInput
+        if endOfInput {
+            if count == 0 {
+                out.append(contentsOf: [0x5C, 0x7A])  // \z
+                return
             }
-            i = j + 1
+            out.append(contentsOf: [0x28, 0x3F, 0x3A])  // (?:
         }
-        return out + "]"
+        let first = UInt8(low != 0 ? low.trailingZeroBitCount : 64 + high.trailingZeroBitCount)
+        if count == 0 {
+            out.append(contentsOf: [0x28, 0x3F, 0x21, 0x29])  // (?!)
+        } else if count == 1 {
+            PCRE2Spelling.appendLiteral(first, to: &out)
+        } else if count == 2 && !caseSensitive, let other = URLFilterCharacterSet.otherCase(first),
+            set.hasMatched(other)
+        {
+            PCRE2Spelling.appendLiteral(other, to: &out)  // the lower-case letter; `(?i)` adds the other
+        } else {
+            PCRE2Spelling.appendClass(low: low, high: high, to: &out)
+        }
+        if endOfInput { out.append(contentsOf: [0x7C, 0x5C, 0x7A, 0x29]) }  // |\z)
     }
 
     /// The single character a set stands for, if it is one (a letter and its other case count as one
     /// character when case-insensitive), lower-cased when case-insensitive.
     func literalCharacter(_ set: URLFilterCharacterSet) -> UInt8? {
-        guard !set.matchesEndOfInput, set.matchedCount <= 2 else { return nil }
-        let characters = set.matchedCharacters
-        if characters.count == 1 {
-            if !caseSensitive, URLFilterCharacterSet.otherCase(characters[0]) != nil { return nil }
-            return characters[0]
+        guard !set.matchesEndOfInput else { return nil }
+        let (low, high) = set.matchedMask
+        let count = low.nonzeroBitCount + high.nonzeroBitCount
+        guard count == 1 || count == 2 else { return nil }
+        let first = UInt8(low != 0 ? low.trailingZeroBitCount : 64 + high.trailingZeroBitCount)
+        let other = URLFilterCharacterSet.otherCase(first)
+        if count == 1 {
+            if !caseSensitive, other != nil { return nil }
+            return first
         }
-        if !caseSensitive, characters.count == 2,
-            URLFilterCharacterSet.otherCase(characters[0]) == characters[1]
-        {
-            return characters[1]  // sorted: upper case first, lower case second
+        if !caseSensitive, let other, set.hasMatched(other) {
+            return other  // sorted: upper case first, lower case second
         }
         return nil
     }
@@ -119,6 +131,7 @@ struct Translator {
     /// The top-level terms with unquantified groups expanded in place.
     private func flattened(_ terms: ArraySlice<Int>) -> [Int] {
         var out: [Int] = []
+        out.reserveCapacity(terms.count)
         var stack = Array(terms.reversed())
         while let index = stack.popLast() {
             let node = tree.nodes[index]
@@ -131,14 +144,22 @@ struct Translator {
         return out
     }
 
-    func requiredLiteral() -> String? {
-        var best: [UInt8] = []
+    /// `requiredLiteral` and `plainLiteral` from one walk of the flattened terms.
+    func literals() -> (required: String?, plain: PlainLiteral?) {
+        let terms = flattened(tree.topLevel[...])
+        return (requiredLiteral(terms), plainLiteral(terms))
+    }
+
+    func requiredLiteral() -> String? { requiredLiteral(flattened(tree.topLevel[...])) }
+
+    private func requiredLiteral(_ terms: [Int]) -> String? {
         var run: [UInt8] = []
+        var best: [UInt8] = []
         func close() {
-            if run.count > best.count { best = run }
-            run = []
+            if run.count > best.count { swap(&best, &run) }
+            run.removeAll(keepingCapacity: true)
         }
-        for index in flattened(tree.topLevel[...]) {
+        for index in terms {
             let node = tree.nodes[index]
             guard case .characterSet(let set) = node.atom, let c = literalCharacter(set) else {
                 close()
@@ -150,7 +171,7 @@ struct Translator {
             case .oneOrMore:
                 run.append(c)
                 close()
-                run = [c]
+                run.append(c)
             case .zeroOrOne, .zeroOrMore:
                 close()
             }
@@ -159,11 +180,13 @@ struct Translator {
         return best.isEmpty ? nil : String(decoding: best, as: UTF8.self)
     }
 
-    func plainLiteral() -> PlainLiteral? {
-        var terms = flattened(tree.topLevel[...])
+    func plainLiteral() -> PlainLiteral? { plainLiteral(flattened(tree.topLevel[...])) }
+
+    private func plainLiteral(_ flatTerms: [Int]) -> PlainLiteral? {
+        var terms = flatTerms[...]
         var anchoredAtStart = tree.isAnchoredAtStart
         if let first = terms.first, isDotStar(first) {
-            terms.removeFirst()
+            terms = terms.dropFirst()
             anchoredAtStart = false
         }
         var anchoredAtEnd = false
@@ -171,10 +194,11 @@ struct Translator {
             set.isEndOfLineAssertion,
             !set.isInverted, tree.nodes[last].quantifier == .one
         {
-            terms.removeLast()
+            terms = terms.dropLast()
             anchoredAtEnd = true
         }
         var literal: [UInt8] = []
+        literal.reserveCapacity(terms.count)
         for index in terms {
             let node = tree.nodes[index]
             guard node.quantifier == .one, case .characterSet(let set) = node.atom,

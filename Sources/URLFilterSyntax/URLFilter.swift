@@ -52,8 +52,7 @@ public struct URLFilter: Sendable, Hashable {
             if parser.status == .ok {
                 let translation = Translator(tree: tree, caseSensitive: caseSensitive)
                 result.pcre2Pattern = translation.pcre2Pattern()
-                result.requiredLiteral = translation.requiredLiteral()
-                result.plainLiteral = translation.plainLiteral()
+                (result.requiredLiteral, result.plainLiteral) = translation.literals()
             }
             return result
         default:
@@ -67,20 +66,27 @@ public struct URLFilter: Sendable, Hashable {
     /// A leading `*` (only one) means "and subdomains"; `\ { } [ . ? * $` are backslash-escaped, nothing
     /// else is. `"*example.com"` → `[a-z][a-z+.-]*:\/\/([^/]*\.)*example\.com[:/]`.
     public static func domainPattern(for domain: String) -> String {
-        var text = Substring(domain)
+        var bytes = Array(domain.utf8)[...]
         var allowSubdomains = false
-        if text.first == "*" {
+        if bytes.first == UInt8(ascii: "*") {
             allowSubdomains = true
-            text = text.dropFirst()
+            bytes = bytes.dropFirst()
         }
-        var pattern = #"[a-z][a-z+.-]*:\/\/"#
-        if allowSubdomains { pattern += #"([^/]*\.)*"# }
-        for character in text {
-            if "\\{}[.?*$".contains(character) { pattern.append("\\") }
-            pattern.append(character)
+        var pattern: [UInt8] = []
+        pattern.reserveCapacity(bytes.count + 40)
+        pattern.append(contentsOf: #"[a-z][a-z+.-]*:\/\/"#.utf8)
+        if allowSubdomains { pattern.append(contentsOf: #"([^/]*\.)*"#.utf8) }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "."),
+                UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "$"):
+                pattern.append(UInt8(ascii: "\\"))
+            default: break
+            }
+            pattern.append(byte)
         }
-        pattern += "[:/]"
-        return pattern
+        pattern.append(contentsOf: "[:/]".utf8)
+        return String(decoding: pattern, as: UTF8.self)
     }
 }
 
@@ -117,7 +123,9 @@ public struct URLFilterParseResult: Sendable, Hashable {
     /// Self-contained: compile it with **no** options (no `PCRE2_CASELESS`, no `PCRE2_DOTALL`). A
     /// case-insensitive pattern starts with `(?i)` and its classes are already closed under ASCII case
     /// folding (so `[A-z]` keeps WebKit's meaning); `^` is `\A`, `$`/`\0` are `\z`, `.` is
-    /// `[\x{01}-\x{7f}]`, every non-alphanumeric literal is written `\x{hh}`, groups are non-capturing.
+    /// `[\x{01}-\x{7f}]`, groups are non-capturing. Literals take their shortest exact spelling: a
+    /// metacharacter as `\` + itself (`\.`, `\?`), other printable ASCII as itself (`/`, `:`), a
+    /// control character as `\x{hh}`; a letter is written once (lower case) under `(?i)`.
     /// A pattern of more than about 30,000 literal terms can exceed PCRE2's compiled-size limit
     /// (error 120); `plainLiteral` / `requiredLiteral` still describe such patterns.
     /// Search it (unanchored match) in the serialized URL's bytes; a search hit is a WebKit match.

@@ -90,6 +90,14 @@ public struct URLFilterCharacterSet: Sendable, Hashable {
         return isInverted ? 127 - members : members
     }
 
+    /// The matched code points 1–127 as two 64-bit masks (bit 0 always clear). O(1).
+    var matchedMask: (low: UInt64, high: UInt64) {
+        isInverted ? (~low & ~UInt64(1), ~high) : (low & ~UInt64(1), high)
+    }
+
+    /// Whether the set matches code point `c` (1–127).
+    func hasMatched(_ c: UInt8) -> Bool { hasBit(c) != isInverted }
+
     static func otherCase(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"): c - 32

@@ -47,6 +47,11 @@ import Testing
         ("\\x41", "A"), ("\\xff", "\u{FF}"), ("\\v", "\u{0B}"), ("\\u00DC", "Ü"), ("\\/", "/"),
         ("\\uD83D\\uDCA9", "💩"), ("\\uD800", "\u{FFFD}"), ("a\\uDC00b", "a\u{FFFD}b"), ("é\\n", "é\n"),
         ("\\u0000", "\u{0}"),
+        // UTF-16 decoding with replacement: only an escaped high surrogate directly followed by an
+        // escaped low surrogate is a pair; every other surrogate is U+FFFD.
+        ("\\uDBFF\\uDFFF", "\u{10FFFF}"), ("\\uD800\\uD800\\uDC00", "\u{FFFD}\u{10000}"),
+        ("\\uD800x", "\u{FFFD}x"), ("\\uD800\\n", "\u{FFFD}\n"), ("é\\uD83D", "é\u{FFFD}"),
+        ("\\uDC00\\uD800", "\u{FFFD}\u{FFFD}"), ("\\uD83D😀\\uDE00", "\u{FFFD}😀\u{FFFD}"),
     ]
 
     @Test(arguments: decodingTable)
