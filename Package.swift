@@ -66,7 +66,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleFormat", "RuleListParser",
-                "ContentRuleModel", "URLFilterSyntax", "TestSupport",
+                "ContentRuleModel", "URLFilterSyntax", "PCRE2Support", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),

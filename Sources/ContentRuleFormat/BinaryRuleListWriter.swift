@@ -263,8 +263,9 @@ struct BinaryRuleListWriter {
             for rule in domainPostings[id] { postings.u32(UInt32(rule)) }
             if key.flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
+        // Looked up only when a top URL is seen for the first time: a fuller table is fine.
         var capacity = 16
-        while capacity < indexedCount * 2 { capacity *= 2 }
+        while capacity * 4 < indexedCount * 5 { capacity *= 2 }
         var slots = [UInt32](repeating: Layout.none, count: indexedCount == 0 ? 0 : capacity)
         for (id, key) in domainRecords.enumerated() where key.flags & Layout.domainIndexed != 0 {
             let bytes = key.text.bytes
@@ -309,8 +310,9 @@ struct BinaryRuleListWriter {
             }
             chosen[best, default: []].append(rule)
         }
+        // At most 70% full: most grams of a URL are not in the table, and misses end at an empty slot.
         var capacity = 16
-        while capacity < chosen.count * 2 { capacity *= 2 }
+        while capacity * 7 < chosen.count * 10 { capacity *= 2 }
         var keys = [UInt32](repeating: 0, count: chosen.isEmpty ? 0 : capacity)
         var offsets = [UInt32](repeating: 0, count: keys.count)
         var postings: [UInt32] = []
