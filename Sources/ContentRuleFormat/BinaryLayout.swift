@@ -76,6 +76,10 @@ enum Layout {
     static let domainIndexed: UInt32 = 4
     static let maximumDomainLength = 0xFF_FFFF
 
+    /// `ActionType.allCases` and `TriggerCondition.Kind.allCases`, made once (`allCases` builds a new array per call).
+    static let actionTypes = ActionType.allCases
+    static let conditionKinds = TriggerCondition.Kind.allCases
+
     static func conditionKind(_ kind: TriggerCondition.Kind) -> UInt8 {
         UInt8(TriggerCondition.Kind.allCases.firstIndex(of: kind)! + 1)
     }

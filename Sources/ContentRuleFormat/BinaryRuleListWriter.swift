@@ -282,47 +282,70 @@ struct BinaryRuleListWriter {
     }
 
     /// Files each rule under the gram of its required literal that the fewest rules use (grams that
-    /// nearly every URL contains are avoided when the literal has others).
+    /// nearly every URL contains are avoided when the literal has others). Sorted arrays, no hashing:
+    /// O(total literal length × log).
     private mutating func writeLiteralIndex(_ literals: [(rule: Int32, literal: [UInt8])]) {
-        let common = Set(
-            [
-                "http", "ttp:", "tps:", "ttps", "tp:/", "ps:/", "p://", "s://", "://w", "//ww", "/www", "www.",
-                ".com", "com/", ".net", ".org", "html", ".htm", ".js?", "ript", "scri", "crip",
-            ].map { IndexHash.gram(Array($0.utf8), 0) })
-        var frequency: [UInt32: Int] = [:]
-        for (_, literal) in literals {
-            var seen = Set<UInt32>()
-            for at in 0...(literal.count - IndexHash.gramLength) where seen.insert(IndexHash.gram(literal, at)).inserted {
-                frequency[IndexHash.gram(literal, at), default: 0] += 1
+        let common = [
+            "http", "ttp:", "tps:", "ttps", "tp:/", "ps:/", "p://", "s://", "://w", "//ww", "/www", "www.",
+            ".com", "com/", ".net", ".org", "html", ".htm", ".js?", "ript", "scri", "crip",
+        ].map { IndexHash.gram(Array($0.utf8), 0) }.sorted()
+        // (gram, literal) pairs, unique: how many literals contain each gram.
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(literals.reduce(0) { $0 + $1.literal.count })
+        for (index, entry) in literals.enumerated() {
+            for at in 0...(entry.literal.count - IndexHash.gramLength) {
+                pairs.append(UInt64(IndexHash.gram(entry.literal, at)) << 32 | UInt64(index))
             }
         }
-        var chosen: [UInt32: [Int32]] = [:]
+        pairs.sort()
+        var grams: [UInt32] = []
+        var counts: [Int] = []
+        var previous = UInt64.max
+        for pair in pairs where pair != previous {
+            previous = pair
+            let gram = UInt32(truncatingIfNeeded: pair >> 32)
+            if grams.last == gram { counts[counts.count - 1] += 1 } else {
+                grams.append(gram)
+                counts.append(1)
+            }
+        }
+        var chosen: [UInt64] = []  // gram << 32 | rule
+        chosen.reserveCapacity(literals.count)
         for (rule, literal) in literals {
             var best: UInt32 = 0
             var bestCost = Int.max
             for at in 0...(literal.count - IndexHash.gramLength) {
                 let gram = IndexHash.gram(literal, at)
-                let cost = (frequency[gram] ?? 0) + (common.contains(gram) ? 1_000_000 : 0)
+                let isCommon = common[min(SortedIndex.lowerBound(common, gram), common.count - 1)] == gram
+                let cost = counts[SortedIndex.lowerBound(grams, gram)] + (isCommon ? 1_000_000 : 0)
                 if cost < bestCost {
                     best = gram
                     bestCost = cost
                 }
             }
-            chosen[best, default: []].append(rule)
+            chosen.append(UInt64(best) << 32 | UInt64(UInt32(bitPattern: rule)))
         }
+        chosen.sort()
+        var distinct = 0
+        for index in chosen.indices where index == 0 || chosen[index] >> 32 != chosen[index - 1] >> 32 { distinct += 1 }
         // At most 70% full: most grams of a URL are not in the table, and misses end at an empty slot.
         var capacity = 16
-        while capacity * 7 < chosen.count * 10 { capacity *= 2 }
+        while capacity * 7 < distinct * 10 { capacity *= 2 }
         var keys = [UInt32](repeating: 0, count: chosen.isEmpty ? 0 : capacity)
         var offsets = [UInt32](repeating: 0, count: keys.count)
         var postings: [UInt32] = []
-        for (gram, numbers) in chosen.sorted(by: { $0.key < $1.key }) {
+        var start = 0
+        while start < chosen.count {
+            let gram = UInt32(truncatingIfNeeded: chosen[start] >> 32)
+            var end = start
+            while end < chosen.count, UInt32(truncatingIfNeeded: chosen[end] >> 32) == gram { end += 1 }
             var slot = IndexHash.gramSlot(gram) & (capacity - 1)
             while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
             keys[slot] = gram
             offsets[slot] = UInt32(postings.count)
-            postings.append(UInt32(numbers.count))
-            postings.append(contentsOf: numbers.sorted().map { UInt32($0) })
+            postings.append(UInt32(end - start))
+            for index in start..<end { postings.append(UInt32(truncatingIfNeeded: chosen[index])) }
+            start = end
         }
         var table = ByteWriter()
         for slot in keys.indices {
@@ -395,6 +418,20 @@ struct BinaryRuleListWriter {
         header.u64(Checksum.xxh64(afterHeader))
         while header.bytes.count < Layout.headerSize { header.u8(0) }
         return header.bytes + afterHeader
+    }
+}
+
+/// Binary search in an ascending array.
+enum SortedIndex {
+    /// Index of the first element not below `value`.
+    static func lowerBound(_ values: [UInt32], _ value: UInt32) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 

@@ -8,9 +8,12 @@ struct ByteWriter {
     mutating func u64(_ value: UInt64) { integer(value) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        var little = value.littleEndian
-        withUnsafeBytes(of: &little) { bytes.append(contentsOf: $0) }
+    @inline(__always) mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        var shift = 0
+        while shift < T.bitWidth {
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+            shift += 8
+        }
     }
 
     mutating func string(_ value: String) {

@@ -136,7 +136,7 @@ extension MappedRuleList {
         let offset = sections.conditions.offset + id * 12
         let start = Int(bytes.u32(offset + 4))
         return ConditionRecord(
-            kind: TriggerCondition.Kind.allCases[Int(bytes.u8(offset)) - 1],
+            kind: Layout.conditionKinds[Int(bytes.u8(offset)) - 1],
             entries: start..<(start + Int(bytes.u32(offset + 8))))
     }
 
@@ -201,8 +201,35 @@ extension MappedRuleList {
     }
 
     /// The type of the action in `slot`.
-    @inlinable public func actionType(_ slot: Int) -> ActionType {
-        ActionType.allCases[Int(bytes.u8(sections.actions.offset + slot * 12))]
+    public func actionType(_ slot: Int) -> ActionType {
+        Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 12))]
+    }
+
+    /// Appends the rules filed under each gram of `url` (lower-cased) that the literal index holds,
+    /// with duplicates. One hash probe sequence per byte of the URL.
+    /// - Complexity: O(URL length + candidates).
+    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
+        let capacity = sections.literalHash.count
+        guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
+        let mask = capacity - 1
+        let table = sections.literalHash.offset
+        let postings = sections.literalPostings.offset
+        var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
+        for at in 3..<url.count {
+            gram = gram >> 8 | UInt32(url[at]) << 24
+            var slot = IndexHash.gramSlot(gram) & mask
+            while true {
+                let key = bytes.u32(table + slot * 8)
+                if key == gram {
+                    let start = postings + Int(bytes.u32(table + slot * 8 + 4)) * 4
+                    let count = Int(bytes.u32(start))
+                    for index in 0..<count { candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4))) }
+                    break
+                }
+                if key == 0 { break }
+                slot = (slot + 1) & mask
+            }
+        }
     }
 
     /// The action in `slot`, decoded from the file.

@@ -67,7 +67,7 @@ struct Validator {
             guard kind >= 1, kind <= TriggerCondition.Kind.allCases.count,
                 start + count <= UInt64(sections.conditionEntries.count)
             else { throw fail(offset, "condition \(condition) is out of range") }
-            let limit = TriggerCondition.Kind.allCases[kind - 1].isDomain ? domainCount : patternCount
+            let limit = Layout.conditionKinds[kind - 1].isDomain ? domainCount : patternCount
             for index in Int(start)..<Int(start + count) {
                 let entry = sections.conditionEntries.offset + index * 4
                 guard Int(bytes.u32(entry)) < limit else { throw fail(entry, "condition entry out of range") }
@@ -150,7 +150,7 @@ struct Validator {
             let offset = sections.actions.offset + slot * 12
             let code = Int(bytes.u8(offset))
             guard code < ActionType.allCases.count else { throw fail(offset, "unknown action type \(code)") }
-            switch ActionType.allCases[code] {
+            switch Layout.actionTypes[code] {
             case .cssDisplayNone, .notify:
                 try checkString(at: offset + 4)
             case .redirect, .modifyHeaders:
@@ -161,7 +161,7 @@ struct Validator {
                 }
                 var reader = ByteReader(payloads, from: start, to: start + length)
                 let action = try reader.decodeAction()
-                guard reader.remaining == 0, action.type == ActionType.allCases[code] else {
+                guard reader.remaining == 0, action.type == Layout.actionTypes[code] else {
                     throw fail(offset, "action payload does not match its type")
                 }
                 active[slot] = action

@@ -38,7 +38,7 @@ extension ContentRuleList {
                     for index in 0..<urlBytes.count { lower[index] = IndexHash.lowercased(urlBytes[index]) }
                     let lowerURL = UnsafeBufferPointer(rebasing: lower[0..<urlBytes.count])
                     var candidates = alwaysChecked
-                    collectLiteralCandidates(lowerURL, into: &candidates)
+                    rules.collectLiteralCandidates(lowerURL, into: &candidates)
                     candidates.append(contentsOf: entry.domainCandidates)
                     candidates.sort()
                     var previous: Int32 = -1
@@ -71,27 +71,5 @@ extension ContentRuleList {
             slots = SortedRules.unique(slots)
         }
         return ContentRuleListActions(list: self, universal: entry, otherRules: fired, otherSlots: slots)
-    }
-
-    /// Appends the rules filed under a gram that occurs in `url` (lower-cased), with duplicates.
-    /// - Complexity: O(URL length + candidates).
-    private func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
-        let capacity = rules.literalHashCapacity
-        guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
-        let mask = capacity - 1
-        var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
-        for at in 3..<url.count {
-            gram = gram >> 8 | UInt32(url[at]) << 24
-            var slot = IndexHash.gramSlot(gram) & mask
-            while true {
-                let key = rules.literalGram(slot)
-                if key == gram {
-                    for index in rules.literalPostings(slot) { candidates.append(rules.literalPosting(index)) }
-                    break
-                }
-                if key == 0 { break }
-                slot = (slot + 1) & mask
-            }
-        }
     }
 }

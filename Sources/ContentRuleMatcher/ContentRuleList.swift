@@ -19,7 +19,7 @@ public final class ContentRuleList: Sendable {
     public let rules: MappedRuleList
     /// Base URL for `redirect` `extension-path` actions (empty for plain WKContentRuleLists).
     public let extensionBaseURL: WebURL?
-    let regexes = RegexCache()
+    let regexes: RegexCache
     let topURLCache = TopURLCache()
     let alwaysChecked: [Int32]
     let universal: [Int32]
@@ -33,6 +33,7 @@ public final class ContentRuleList: Sendable {
         self.identifier = identifier
         self.rules = rules
         self.extensionBaseURL = extensionBaseURL
+        regexes = RegexCache(patternCount: rules.patternCount, domainCount: rules.domainCount)
         alwaysChecked = rules.alwaysCheckedRules
         universal = rules.universalRules
         topURLRules = rules.topURLRules
@@ -100,24 +101,33 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// PCRE2 patterns compiled on first use, shared by all threads.
+/// PCRE2 patterns compiled on first use, shared by all threads: one slot per stored pattern and
+/// per domain entry, in 16 locked shards (a look-up is an array index under an uncontended lock).
 final class RegexCache: Sendable {
     struct Compiled: Sendable {
         var regex: PCRE2Regex?
         var error: String?
     }
-    private let shards: [Shard] = (0..<16).map { _ in Shard() }
+    private let shards: [Shard]
+    private let patternCount: Int
     private final class Shard: Sendable {
-        let table = Mutex<[Int: Compiled]>([:])
+        let slots: Mutex<[Compiled?]>
+        init(count: Int) { slots = Mutex([Compiled?](repeating: nil, count: count)) }
+    }
+
+    init(patternCount: Int, domainCount: Int) {
+        self.patternCount = patternCount
+        let perShard = (patternCount + domainCount) / 16 + 1
+        shards = (0..<16).map { _ in Shard(count: perShard) }
     }
 
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(key: id << 1) { rules.regexSource(id) }
+        cached(id) { rules.regexSource(id) }
     }
 
     /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.
     func domainRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(key: id << 1 | 1) {
+        cached(patternCount + id) {
             let domain = rules.domain(id)
             let text = String(decoding: domain.text, as: UTF8.self)
             guard domain.indexed else { return text }
@@ -126,16 +136,17 @@ final class RegexCache: Sendable {
         }
     }
 
-    private func cached(key: Int, source: () -> String) -> Compiled {
+    private func cached(_ key: Int, source: () -> String) -> Compiled {
         let shard = shards[key & 15]
-        if let found = shard.table.withLock({ $0[key] }) { return found }
+        let index = key >> 4
+        if let found = shard.slots.withLock({ $0[index] }) { return found }
         var compiled = Compiled()
         do {
             compiled.regex = try PCRE2Regex(source(), options: [])
         } catch {
             compiled.error = error.description
         }
-        shard.table.withLock { $0[key] = compiled }
+        shard.slots.withLock { $0[index] = compiled }
         return compiled
     }
 }
