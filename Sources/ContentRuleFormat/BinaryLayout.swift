@@ -105,6 +105,14 @@ public enum IndexHash {
         Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32)
     }
 
+    /// Size of the gram filter in 64-bit words (2^18 bits).
+    static let gramFilterWords = 1 << 12
+
+    /// The gram's bit in the gram filter (a hash independent of ``gramSlot(_:)``).
+    @inline(__always) static func gramFilterBit(_ gram: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(gram) &* 0x2545_F491_4F6C_DD1D) >> 46)
+    }
+
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
     @inline(__always) public static func domain(
         _ bytes: UnsafeBufferPointer<UInt8>, lowercase: Bool, flags: UInt32

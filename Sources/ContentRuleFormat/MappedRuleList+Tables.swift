@@ -217,6 +217,8 @@ extension MappedRuleList {
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         for at in 3..<url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
+            let bit = IndexHash.gramFilterBit(gram)
+            guard gramFilter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table + slot * 8)

@@ -24,6 +24,9 @@ public final class MappedRuleList: Sendable {
     public let conditionCount: Int
     /// `redirect` and `modify-headers` actions, decoded (and so validated) on open.
     let activeActions: [Int: Action]
+    /// One bit per ``IndexHash/gramFilterBit(_:)`` of the literal index's grams, built on open: most
+    /// 4-byte windows of a URL are in no rule's literal, and this 32 KiB table says so without a probe.
+    let gramFilter: [UInt64]
 
     /// Maps and validates the file at `path`.
     /// - Throws: ``BinaryRuleListError``: I/O errors, wrong signature or version, damage.
@@ -55,6 +58,14 @@ public final class MappedRuleList: Sendable {
         activeActions = try validator.validate(
             sourceRuleCount: sourceRuleCount, ruleCount: ruleCount, slotCount: actionSlotCount,
             patternCount: patternCount, domainCount: domainCount, conditionCount: conditionCount)
+        var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
+        for slot in 0..<sections.literalHash.count {
+            let gram = bytes.u32(sections.literalHash.offset + slot * 8)
+            guard gram != 0 else { continue }
+            let bit = IndexHash.gramFilterBit(gram)
+            filter[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+        gramFilter = filter
     }
 
     /// Selectors of the global display-none stylesheet, or `nil` when the list has none.

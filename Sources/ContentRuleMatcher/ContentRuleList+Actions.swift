@@ -65,9 +65,8 @@ extension ContentRuleList {
                 }
             }
         }
-        slots.sort()
         return ContentRuleListActions(
-            list: self, universal: nil, otherRules: fired, otherSlots: SortedRules.unique(slots))
+            list: self, universal: nil, otherRules: fired, otherSlots: SortedRules.sortedUnique(slots))
     }
 }
 

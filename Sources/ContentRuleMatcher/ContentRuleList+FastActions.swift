@@ -66,10 +66,7 @@ extension ContentRuleList {
                 }
             }
         }
-        if slots.count > 1 {
-            slots.sort()
-            slots = SortedRules.unique(slots)
-        }
+        slots = SortedRules.sortedUnique(slots)
         return ContentRuleListActions(list: self, universal: entry, otherRules: fired, otherSlots: slots)
     }
 }

@@ -21,6 +21,8 @@ public final class ContentRuleList: Sendable {
     public let extensionBaseURL: WebURL?
     let regexes: RegexCache
     let topURLCache = TopURLCache()
+    /// ``UniversalBaseline`` per flag combination (at most resource types × load types × contexts × methods).
+    let baselines = Mutex<[LoadFlags: UniversalBaseline]>([:])
     let alwaysChecked: [Int32]
     let universal: [Int32]
     let topURLRules: [Int32]

@@ -32,7 +32,7 @@ final class TopURLEntry: Sendable {
                 extra.append(rule)
             }
         }
-        if !extra.isEmpty { matches = SortedRules.union(matches, extra) }
+        if !extra.isEmpty { matches = SortedRules.union(matches, SortedRules.sortedUnique(extra)) }
         conditionMatches = matches
         var candidates: [Int32] = []
         var firing: [Int32] = []
@@ -47,21 +47,72 @@ final class TopURLEntry: Sendable {
             }
         }
         domainCandidates = candidates
-        var unconditional: [Int32] = []
-        for rule in list.universal {
-            let record = rules.rule(Int(rule))
-            guard ContentRuleList.flagsAdmit(record, flags) else { continue }
-            if record.condition != nil && SortedRules.contains(matches, rule) { continue }
-            unconditional.append(rule)
+        let baseline = list.universalBaseline(flags)
+        var excluded: [Int32] = []
+        for rule in matches where SortedRules.contains(baseline.rules, rule) { excluded.append(rule) }
+        if firing.isEmpty && excluded.isEmpty {
+            universalRules = baseline.rules
+            universalSlots = baseline.slots
+            ignorePreviousSlots = baseline.ignorePreviousSlots
+            ignoreFollowingSlots = baseline.ignoreFollowingSlots
+            blockSlots = baseline.blockSlots
+            return
         }
-        universalRules = SortedRules.union(firing, unconditional)
-        var slots = universalRules.map { rules.rule(Int($0)).actionSlot }
-        slots.sort()
-        slots = SortedRules.unique(slots)
+        var kept = baseline.rules
+        if !excluded.isEmpty { kept.removeAll { SortedRules.contains(excluded, $0) } }
+        universalRules = SortedRules.union(firing, kept)
+        let firingSlots = SortedRules.sortedUnique(firing.map { rules.rule(Int($0)).actionSlot })
+        // Without exclusions the baseline's slots stay and the firing rules' slots are merged in;
+        // an excluded rule may share its slot with a kept one, so exclusions recompute the slots.
+        let slots =
+            excluded.isEmpty
+            ? SortedRules.union(baseline.slots, firingSlots)
+            : SortedRules.sortedUnique(universalRules.map { rules.rule(Int($0)).actionSlot })
         universalSlots = slots
-        ignorePreviousSlots = slots.filter { rules.actionType(Int($0)) == .ignorePreviousRules }
-        ignoreFollowingSlots = slots.filter { rules.actionType(Int($0)) == .ignoreFollowingRules }
-        blockSlots = slots.filter { rules.actionType(Int($0)) == .block }
+        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots) = UniversalBaseline.classify(slots, rules)
+    }
+}
+
+/// The universal rules without a condition or with an `unless-*` one that a flag combination admits,
+/// before any top URL: what most top URLs get unchanged. Computed once per flag combination.
+struct UniversalBaseline: Sendable {
+    let rules: [Int32]
+    let slots: [UInt32]
+    let ignorePreviousSlots: [UInt32]
+    let ignoreFollowingSlots: [UInt32]
+    let blockSlots: [UInt32]
+
+    init(list: ContentRuleList, flags: LoadFlags) {
+        let records = list.rules
+        rules = list.universal.filter { ContentRuleList.flagsAdmit(records.rule(Int($0)), flags) }
+        slots = SortedRules.sortedUnique(rules.map { records.rule(Int($0)).actionSlot })
+        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots) = Self.classify(slots, records)
+    }
+
+    /// The `ignore-previous-rules`, `ignore-following-rules` and `block` slots among `slots`.
+    static func classify(_ slots: [UInt32], _ rules: MappedRuleList) -> ([UInt32], [UInt32], [UInt32]) {
+        var ignorePrevious: [UInt32] = []
+        var ignoreFollowing: [UInt32] = []
+        var blocks: [UInt32] = []
+        for slot in slots {
+            switch rules.actionType(Int(slot)) {
+            case .ignorePreviousRules: ignorePrevious.append(slot)
+            case .ignoreFollowingRules: ignoreFollowing.append(slot)
+            case .block: blocks.append(slot)
+            default: break
+            }
+        }
+        return (ignorePrevious, ignoreFollowing, blocks)
+    }
+}
+
+extension ContentRuleList {
+    /// The cached ``UniversalBaseline`` of a flag combination.
+    func universalBaseline(_ flags: LoadFlags) -> UniversalBaseline {
+        if let found = baselines.withLock({ $0[flags] }) { return found }
+        let made = UniversalBaseline(list: self, flags: flags)
+        baselines.withLock { $0[flags] = made }
+        return made
     }
 }
 
@@ -87,43 +138,63 @@ final class TopURLCache: Sendable {
     }
 }
 
-/// Sorted-array helpers for rule numbers and slots.
+/// Sorted-array helpers for rule numbers and slots (ascending arrays, no duplicates unless said).
 enum SortedRules {
-    static func contains<T: Comparable>(_ values: [T], _ value: T) -> Bool {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < values.count && values[low] == value
+    static func contains(_ values: [Int32], _ value: Int32) -> Bool {
+        let index = lowerBound(values, value)
+        return index < values.count && values[index] == value
     }
 
     /// Index of the first element not below `value`.
-    static func lowerBound<T: Comparable>(_ values: some RandomAccessCollection<T>, _ value: T) -> Int {
+    static func lowerBound(_ values: [Int32], _ value: Int32) -> Int {
         var low = 0
         var high = values.count
         while low < high {
-            let middle = (low + high) / 2
-            if values[values.index(values.startIndex, offsetBy: middle)] < value {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            let middle = (low + high) >> 1
+            if values[middle] < value { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
-    /// Merge of two ascending arrays, without duplicates.
-    static func union<T: Comparable>(_ a: [T], _ b: [T]) -> [T] {
-        if b.isEmpty { return unique(a) }
-        if a.isEmpty { return unique(b.sorted()) }
-        return unique((a + b).sorted())
+    /// Index of the first element not below `value`.
+    static func lowerBound(_ values: [UInt32], _ value: UInt32) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
-    static func unique<T: Comparable>(_ values: [T]) -> [T] {
+    /// Linear merge of two ascending arrays without duplicates.
+    static func union<T: BinaryInteger>(_ a: [T], _ b: [T]) -> [T] {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        var result: [T] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            let next: T
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                next = a[i]
+                i += 1
+            } else {
+                if i < a.count && a[i] == b[j] { i += 1 }
+                next = b[j]
+                j += 1
+            }
+            if result.last != next { result.append(next) }
+        }
+        return result
+    }
+
+    /// Sorts and removes duplicates.
+    static func sortedUnique<T: BinaryInteger>(_ values: [T]) -> [T] {
         guard values.count > 1 else { return values }
         var result = values
+        result.sort()
         var count = 1
         for index in 1..<result.count where result[index] != result[count - 1] {
             result[count] = result[index]
@@ -179,8 +250,7 @@ enum DomainLookup {
             }
             q += 1
         }
-        found.sort()
-        return SortedRules.unique(found)
+        return SortedRules.sortedUnique(found)
     }
 
     private static func lookUp(
