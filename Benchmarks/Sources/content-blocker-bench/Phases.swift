@@ -82,7 +82,7 @@ struct PhaseRunner {
         records.append(record)
 
         // Open → ready to match, first match and resident memory, in a fresh process.
-        let figures = try measureLoadInChild(binary: path, runs: max(runs, 5), request: firstRequest)
+        let figures = try measureLoadInChild(binary: path, runs: runs, request: firstRequest)
         record = Record(workload: workload, engine: "ours", peer: peer, phase: "load", unit: "ms")
         record.set(Summary(figures.readyMs))
         record.bytes = bytes
