@@ -160,7 +160,10 @@ def main():
                 hit.append(1)
                 return True
 
-            db.scan(req["_bytes"], match_event_handler=on_match)
+            try:
+                db.scan(req["_bytes"], match_event_handler=on_match)
+            except hyperscan.ScanTerminated:  # the handler stopped the scan at the first match
+                pass
             return bool(hit)
 
         rec, lat = match_phase(workload, rs, engine, peer, requests, match_runs, blocks)
