@@ -22,7 +22,8 @@ func runLoad(_ arguments: [String]) throws -> Int32 {
     let runs = max(1, Int(option("--runs", in: arguments) ?? "") ?? 5)
     let request = RawRequest(
         BenchRequest(
-            url: option("--url", in: arguments) ?? "https://example.com/", frameUrl: option("--frame", in: arguments) ?? "",
+            url: option("--url", in: arguments) ?? "https://example.com/",
+            frameUrl: option("--frame", in: arguments) ?? "",
             type: option("--type", in: arguments) ?? "script", context: "top-frame", abpType: ""))
     let bytes = (try? FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int) ?? nil
     let rssBefore = currentRSSMiB()
@@ -56,7 +57,8 @@ func runLoad(_ arguments: [String]) throws -> Int32 {
 /// Runs `content-blocker-bench load` on `binary` in a child process.
 func measureLoadInChild(binary: String, runs: Int, request: BenchRequest?) throws -> LoadFigures {
     let process = Process()
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let executable =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     process.executableURL = URL(fileURLWithPath: executable)
     var arguments = ["load", "--binary", binary, "--runs", String(runs)]
     if let request {
@@ -70,7 +72,8 @@ func measureLoadInChild(binary: String, runs: Int, request: BenchRequest?) throw
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw BenchError.failed("load child exited with \(process.terminationStatus): \(String(decoding: data, as: UTF8.self))")
+        throw BenchError.failed(
+            "load child exited with \(process.terminationStatus): \(String(decoding: data, as: UTF8.self))")
     }
     return try JSONDecoder().decode(LoadFigures.self, from: data)
 }

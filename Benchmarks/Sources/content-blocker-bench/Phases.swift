@@ -92,13 +92,15 @@ struct PhaseRunner {
         record.secondMatchUs = figures.secondMatchUs
         record.note =
             "fresh process: ContentRuleList(identifier:contentsOfFile:) until it returns; RSS from /proc/self/statm "
-            + String(format: "(%.1f MiB before, %.1f after load, %.1f after the first match)",
+            + String(
+                format: "(%.1f MiB before, %.1f after load, %.1f after the first match)",
                 figures.rssBeforeMiB, figures.rssAfterLoadMiB, figures.rssAfterMatchMiB)
         if targets {
             record.targets = [
                 TargetCheck("ready to match (median)", Summary(figures.readyMs).median, limit: 2, unit: "ms"),
                 TargetCheck(
-                    "RSS delta after load / binary size", (figures.rssAfterLoadMiB - figures.rssBeforeMiB) * 1_048_576
+                    "RSS delta after load / binary size",
+                    (figures.rssAfterLoadMiB - figures.rssBeforeMiB) * 1_048_576
                         / Double(max(1, bytes)), limit: 2, unit: "×"),
             ]
         }

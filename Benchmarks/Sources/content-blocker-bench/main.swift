@@ -152,7 +152,8 @@ func printRecord(_ record: Record) {
         line += ": p50 \(fmt(record.p50)) p90 \(fmt(record.p90)) p99 \(fmt(record.p99)) p99.9 \(fmt(record.p999))"
         line += " max \(fmt(record.max)) mean \(fmt(record.mean)) \(record.unit)"
         if let url = record.worstURL {
-            line += "; worst: \(url.prefix(160)) (\(record.worstTimesUs?.map { fmt($0) }.joined(separator: ", ") ?? "") µs)"
+            line +=
+                "; worst: \(url.prefix(160)) (\(record.worstTimesUs?.map { fmt($0) }.joined(separator: ", ") ?? "") µs)"
         }
     } else {
         line += ": median \(fmt(record.median)) min \(fmt(record.min)) p99 \(fmt(record.p99)) \(record.unit)"
@@ -164,7 +165,8 @@ func printRecord(_ record: Record) {
         line += "; first match \(fmt(record.firstMatchUs)) µs, second \(fmt(record.secondMatchUs)) µs"
     }
     if let ratio = record.ratioToOurs {
-        line += String(format: "; ours on the same requests %.3f µs: ratio %.0f×", record.oursMedianSameRequests ?? .nan, ratio)
+        line += String(
+            format: "; ours on the same requests %.3f µs: ratio %.0f×", record.oursMedianSameRequests ?? .nan, ratio)
     }
     print(line)
     for target in record.targets ?? [] { print("      TARGET " + target.line) }
