@@ -42,7 +42,7 @@ def main():
              ""]
     if skips:
         lines += ["Skipped:", ""] + ["- " + s for s in skips] + [""]
-    lines += targets_table(records) + latency_table(records) + callgrind_table(records)
+    lines += summary_table(records) + targets_table(records) + latency_table(records) + callgrind_table(records)
     lines += ["## All figures", ""]
     lines += ["| workload | requests | engine | phase | median | p99 | min | unit | ratio to ours | blocked (expected) "
               "| bytes | peak RSS (MiB) | peer |",
@@ -59,6 +59,65 @@ def main():
     charts = chart(work, results, mode, records)
     lines += [""] + ["![%s](%s)" % (c, c) for c in charts] + [""]
     open(results + "/latest.md", "w").write("\n".join(lines))
+
+
+def summary_table(records):
+    """One row per workload: us next to each peer on the figures that matter most."""
+    def get(w, engine, phase, rs=None):
+        for r in records:
+            if r["workload"] == w and r["engine"] == engine and r["phase"] == phase and (
+                    rs is None or r.get("requestSet") == rs):
+                return r
+        return None
+
+    def ms(r, key="median"):
+        if r is None:
+            return "–"
+        if r.get("didNotFinishSeconds"):
+            return "did not finish in %g s" % r["didNotFinishSeconds"]
+        if r.get(key) is None:
+            return (r.get("note") or "–")[:60]
+        return "%s ms" % fmt(r[key])
+
+    def mb(r):
+        return "%.1f MB" % (r["bytes"] / 1e6) if r and r.get("bytes") else "–"
+
+    def us(r, key):
+        return "%s" % fmt(r.get(key)) if r and r.get(key) is not None else "–"
+
+    out = ["## Summary", "",
+           "Compile: JSON in → binary file out (ours), `webkit_user_content_filter_store_save` (WebKit), "
+           "filter set + engine (adblock-rust, ABP text). Latency: tsurlfilter requests, single thread, µs per "
+           "request from strings; reference: median on the checked sample and its ratio to ours on the same "
+           "requests; adblock-rust: `check_network_urls` from Python (call overhead included).", "",
+           "| workload | rules | compile ours | compile WebKit | compile adblock-rust | compile Hyperscan | binary ours "
+           "| binary WebKit | ready (open → match) | RSS after load | ours-actions p50 / p99 / max | reference "
+           "median (× ours) | adblock-rust median | Hyperscan median |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for w in sorted({r["workload"] for r in records}):
+        c = get(w, "ours", "compile-to-file") or get(w, "ours", "parse+compile")
+        load = get(w, "ours", "load")
+        lat = get(w, "ours-actions", "latency", "tsurlfilter")
+        ref = get(w, "reference", "latency", "tsurlfilter")
+        ab = get(w, "adblock-rust", "match-1thread", "tsurlfilter")
+        hs = get(w, "hyperscan", "match-1thread", "tsurlfilter") or get(w, "hyperscan-subset", "match-1thread",
+                                                                           "tsurlfilter")
+        hsc = get(w, "hyperscan-subset", "parse+compile") or get(w, "hyperscan", "parse+compile")
+        rss = "%.0f MiB (+%.0f)" % (load["rssMiB"], load.get("rssDeltaMiB") or 0) if load and load.get(
+            "rssMiB") is not None else "–"
+        refcell = "–"
+        if ref:
+            refcell = "%s µs (%s×, n=%s)" % (fmt(ref.get("median")), fmt(ref.get("ratioToOurs")), ref.get("requests"))
+        hscell = "–"
+        if hsc:
+            hscell = ms(hsc) + (" (subset)" if hsc["engine"] == "hyperscan-subset" else "")
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            w, (c or {}).get("rules", "–"), ms(c), ms(get(w, "webkit", "parse+compile")),
+            ms(get(w, "adblock-rust", "parse+compile")), hscell, mb(get(w, "ours", "write")),
+            mb(get(w, "webkit", "parse+compile")), ms(load), rss,
+            "%s / %s / %s" % (us(lat, "p50"), us(lat, "p99"), us(lat, "max")) if lat else "–", refcell,
+            "%s µs" % fmt(ab["median"]) if ab else "–", "%s µs" % fmt(hs["median"]) if hs else "–"))
+    return out + [""]
 
 
 def targets_table(records):
