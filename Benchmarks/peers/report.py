@@ -193,10 +193,12 @@ def chart(work, results, mode, records):
         os.remove(old)
     names = []
     for workload, items in sorted(series.items()):
-        fig, ax = plt.subplots(figsize=(9, 5))
-        for label, values in items:
+        fig, ax = plt.subplots(figsize=(12, 5))
+        for label, values in sorted(items, key=lambda item: item[0].split(".", 1)[::-1]):
             n = len(values)
-            ax.step(values, [(i + 1) / n for i in range(n)], where="post", label="%s (n=%d)" % (label, n))
+            request_set, engine = label.split(".", 1)
+            ax.step(values, [(i + 1) / n for i in range(n)], where="post",
+                    label="%s on %s (n=%d)" % (engine, request_set, n))
         for limit, text in ((0.5, "p50 target"), (3, "p99 target"), (50, "max target")):
             ax.axvline(limit, color="grey", linestyle=":", linewidth=0.8)
             ax.text(limit, 0.02, text, rotation=90, fontsize=7, color="grey")
@@ -204,7 +206,7 @@ def chart(work, results, mode, records):
         ax.set_xlabel("per-request latency, µs (log scale)")
         ax.set_ylabel("fraction of requests")
         ax.set_title("%s: per-request latency, single thread (%s mode)" % (workload, mode))
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.grid(True, which="both", alpha=0.3)
         fig.tight_layout()
         name = "latency-%s.png" % workload
