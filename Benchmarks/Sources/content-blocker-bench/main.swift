@@ -218,7 +218,6 @@ func runCallgrind(_ arguments: [String]) throws -> Int32 {
     return 0
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)  // progress lines show up as they are printed, also into a file
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
