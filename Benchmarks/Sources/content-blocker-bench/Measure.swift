@@ -7,6 +7,14 @@ import Foundation
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// Current resident set size of this process, in MiB (`/proc/self/statm`).
+func currentRSSMiB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return .nan }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
 /// Peak resident set size of this process so far, in MiB (`getrusage`, Linux reports KiB).
 func peakRSSMiB() -> Double {
     var usage = rusage()
@@ -67,6 +75,22 @@ struct Record: Encodable {
     var bytes: Int?
     var peakRSSMiB: Double?
     var note: String?
+    // Added for the latency pass and issue 3's targets (no field above renamed).
+    var p50: Double?
+    var p90: Double?
+    var p999: Double?
+    var max: Double?
+    var mean: Double?
+    var worstURL: String?
+    var worstTimesUs: [Double]?
+    var rssMiB: Double?
+    var rssDeltaMiB: Double?
+    var firstMatchUs: Double?
+    var secondMatchUs: Double?
+    var oursMedianSameRequests: Double?
+    var ratioToOurs: Double?
+    var meanRatioToOurs: Double?
+    var targets: [TargetCheck]?
 
     init(workload: String, requestSet: String? = nil, engine: String, peer: String, phase: String, unit: String) {
         self.workload = workload

@@ -17,8 +17,10 @@ struct PhaseRunner {
     var matchRuns: Int
     var records: [Record] = []
 
-    /// parse, compile, write, load: returns the loaded list and the binary file's path.
-    mutating func buildPhases(json: [UInt8], ruleCount: Int, workDir: String) throws -> ContentRuleList {
+    /// parse, compile, write, compile-to-file, load (in a child process): returns the loaded list.
+    mutating func buildPhases(
+        json: [UInt8], ruleCount: Int, workDir: String, targets: Bool, firstRequest: BenchRequest?
+    ) throws -> ContentRuleList {
         let peer = "swift-content-blocker"
         let (parseTime, parsed) = timeRuns(runs) { RuleListParser.parse(json) }
         if let error = parsed.diagnostics.first(where: { $0.severity == .error }) {
@@ -59,25 +61,65 @@ struct PhaseRunner {
         record.bytes = bytes
         records.append(record)
 
-        let (loadTime, loaded) = try timeRuns(runs) { try ContentRuleList(identifier: workload, contentsOfFile: path) }
-        record = Record(workload: workload, engine: "ours", peer: peer, phase: "load", unit: "ms")
-        record.set(loadTime)
+        // Issue 3's compile figure: JSON bytes in memory → binary file on disk (what `content-blocker
+        // compile` does after reading its input: compile, encode, atomic write with fsync).
+        let (toFileTime, _) = try timeRuns(runs) { () throws -> Int in
+            guard let list = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
+            let encoded = BinaryRuleList.encode(list)
+            try AtomicFile.write(encoded, to: path)
+            return encoded.count
+        }
+        record = Record(workload: workload, engine: "ours", peer: peer, phase: "compile-to-file", unit: "ms")
+        record.set(toFileTime)
+        record.rules = ruleCount
         record.bytes = bytes
-        record.peakRSSMiB = peakRSSMiB()
+        if targets {
+            record.targets = [
+                TargetCheck("compile (median)", toFileTime.median / 1000, limit: 1, unit: "s"),
+                TargetCheck("binary size", Double(bytes) / 1e6, limit: 6, unit: "MB"),
+            ]
+        }
         records.append(record)
-        return loaded
+
+        // Open → ready to match, first match and resident memory, in a fresh process.
+        let figures = try measureLoadInChild(binary: path, runs: runs, request: firstRequest)
+        record = Record(workload: workload, engine: "ours", peer: peer, phase: "load", unit: "ms")
+        record.set(Summary(figures.readyMs))
+        record.bytes = bytes
+        record.rssMiB = figures.rssAfterLoadMiB
+        record.rssDeltaMiB = figures.rssAfterLoadMiB - figures.rssBeforeMiB
+        record.firstMatchUs = figures.firstMatchUs
+        record.secondMatchUs = figures.secondMatchUs
+        record.note =
+            "fresh process: ContentRuleList(identifier:contentsOfFile:) until it returns; RSS from /proc/self/statm "
+            + String(
+                format: "(%.1f MiB before, %.1f after load, %.1f after the first match)",
+                figures.rssBeforeMiB, figures.rssAfterLoadMiB, figures.rssAfterMatchMiB)
+        if targets {
+            record.targets = [
+                TargetCheck("ready to match (median)", Summary(figures.readyMs).median, limit: 2, unit: "ms"),
+                TargetCheck(
+                    "RSS delta after load / binary size",
+                    (figures.rssAfterLoadMiB - figures.rssBeforeMiB) * 1_048_576
+                        / Double(max(1, bytes)), limit: 2, unit: "×"),
+            ]
+        }
+        records.append(record)
+        return try ContentRuleList(identifier: workload, contentsOfFile: path)
     }
 
     /// Single-thread and all-core matching; checks the blocked count against `expected`.
     /// Returns the per-request latencies (µs) of the last single-thread run, and the blocked count.
-    mutating func matchPhases(engine: OurEngine, loads: [ResourceLoadInfo], requestSet: String, expected: Int?)
-        -> (latencies: [Double], blocked: Int)
-    {
+    /// `singleThread: false` skips the single-thread pass (the reference matcher's single-thread figure
+    /// comes from the latency pass).
+    mutating func matchPhases(
+        engine: OurEngine, loads: [ResourceLoadInfo], requestSet: String, expected: Int?, runs: Int,
+        singleThread: Bool = true
+    ) -> (latencies: [Double], blocked: Int?, parallelBlocked: Int) {
         var samples: [Double] = []
-        samples.reserveCapacity(loads.count * matchRuns)
         var last: [Double] = []
         var blocked = 0
-        for _ in 0..<Swift.max(1, matchRuns) {
+        for _ in 0..<(singleThread ? Swift.max(1, runs) : 0) {
             last.removeAll(keepingCapacity: true)
             blocked = 0
             for load in loads {
@@ -89,22 +131,25 @@ struct PhaseRunner {
             }
             samples.append(contentsOf: last)
         }
-        var record = Record(
-            workload: workload, requestSet: requestSet, engine: engine.name, peer: engine.peer, phase: "match-1thread",
-            unit: "us/request")
-        record.set(Summary(samples))
-        record.runs = matchRuns
-        record.threads = 1
-        record.requests = loads.count
-        record.blocked = blocked
-        record.expectedBlocked = expected
-        record.peakRSSMiB = peakRSSMiB()
-        records.append(record)
+        if singleThread {
+            var record = Record(
+                workload: workload, requestSet: requestSet, engine: engine.name, peer: engine.peer,
+                phase: "match-1thread", unit: "us/request")
+            record.set(Summary(samples))
+            record.runs = runs
+            record.threads = 1
+            record.requests = loads.count
+            record.blocked = blocked
+            record.expectedBlocked = expected
+            record.peakRSSMiB = peakRSSMiB()
+            record.note = "ResourceLoadInfo built before timing: matching only"
+            records.append(record)
+        }
 
         let threads = ProcessInfo.processInfo.activeProcessorCount
         var wall: [Double] = []
         var parallelBlocked = 0
-        for _ in 0..<Swift.max(1, matchRuns) {
+        for _ in 0..<Swift.max(1, runs) {
             let slots = Slots(threads)
             let start = now()
             DispatchQueue.concurrentPerform(iterations: threads) { worker in
@@ -119,7 +164,7 @@ struct PhaseRunner {
             wall.append(Double(now() - start) / 1e3 / Double(Swift.max(1, loads.count)))
             parallelBlocked = slots.values.reduce(0, +)
         }
-        record = Record(
+        var record = Record(
             workload: workload, requestSet: requestSet, engine: engine.name, peer: engine.peer,
             phase: "match-allcores", unit: "us/request")
         record.set(Summary(wall))
@@ -128,6 +173,46 @@ struct PhaseRunner {
         record.blocked = parallelBlocked
         record.expectedBlocked = expected
         records.append(record)
-        return (last, blocked)
+        return (last, singleThread ? blocked : nil, parallelBlocked)
+    }
+}
+
+extension PhaseRunner {
+    /// The latency pass: every request timed on its own, from strings to the result. Records p50, p90,
+    /// p99, p99.9, max and the worst request; with `targets`, checks issue 3's latency targets.
+    mutating func latencyPhase(
+        engine: LatencyEngine, requests: [RawRequest], requestSet: String, runs: Int, prefix: Int, expected: Int?,
+        targets: Bool
+    ) -> LatencyResult {
+        let result = measureLatency(engine, requests, runs: runs, prefix: prefix)
+        let sorted = result.samples.sorted()
+        var record = Record(
+            workload: workload, requestSet: requestSet, engine: engine.name, peer: engine.peer, phase: "latency",
+            unit: "us/request")
+        record.set(Summary(result.samples))
+        record.p50 = percentile(sorted, 0.5)
+        record.p90 = percentile(sorted, 0.9)
+        record.p999 = percentile(sorted, 0.999)
+        record.max = sorted.last
+        record.mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
+        record.runs = result.runs
+        record.threads = 1
+        record.requests = requests.count
+        record.blocked = result.blocked
+        record.expectedBlocked = prefix == requests.count ? expected : nil
+        record.worstURL = requests.isEmpty ? nil : requests[result.worstIndex].url
+        record.worstTimesUs = result.worstTimes
+        record.note =
+            "from strings: WebURL parse of request + top URL, resource type, load type, match; "
+            + "each request timed alone, \(result.runs) run(s) pooled"
+        if targets {
+            record.targets = [
+                TargetCheck("p50", record.p50 ?? .nan, limit: 0.5, unit: "µs"),
+                TargetCheck("p99", record.p99 ?? .nan, limit: 3, unit: "µs"),
+                TargetCheck("max", record.max ?? .nan, limit: 50, unit: "µs"),
+            ]
+        }
+        records.append(record)
+        return result
     }
 }

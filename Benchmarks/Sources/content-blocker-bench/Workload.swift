@@ -10,6 +10,9 @@ struct Workload: Decodable {
         var limit: [String: Int]
         /// Blocked requests among those, per mode, from the reference matcher.
         var expectedBlocked: [String: Int]
+        /// Requests (from the start of the source) for the latency pass of our engines, per mode;
+        /// more than the source holds means all of them. Absent: the `limit` sample only.
+        var latencyLimit: [String: Int]?
     }
     var name: String
     var note: String?
@@ -24,6 +27,8 @@ struct Workload: Decodable {
     /// AdBlock-syntax originals (relative to `shared/corpus/`) for the adblock-rust peer.
     var abp: [String]?
     var requestSets: [RequestSet]
+    /// Print and record issue 3's targets (pass/fail) for this workload.
+    var targets: Bool?
 }
 
 /// A request in the benchmark's own normalized form (written by `prepare`, read by every engine).

@@ -3,12 +3,18 @@
 //   content-blocker-bench run --workload FILE --mode quick|full --work DIR [--corpus DIR] [--repo DIR]
 //       [--runs N] [--match-runs N] [--record]
 //     Assembles the rules and requests (written to DIR for the peers), runs parse, compile, write,
-//     load and match (1 thread, all cores) for "ours" and "reference", checks the blocked counts
-//     against the workload file, and writes DIR/<workload>.records.json and per-request latencies.
-//     --record: print the reference matcher's blocked counts instead of checking them.
-//   content-blocker-bench callgrind --binary FILE --requests FILE --count N --engine ours|reference
-//     Loads a compiled list and matches the first N requests (for valgrind --tool=callgrind).
+//     compile-to-file, load (child process) and match (1 thread, all cores) for "ours", the latency
+//     pass from strings ("ours-actions", "ours" on every request of latencyLimit, "reference" on the
+//     sample), checks the blocked counts against the workload file, and writes
+//     DIR/<workload>.records.json and per-request latencies.
+//     --record: print the reference matcher's blocked counts (both cores) instead of measuring.
+//   content-blocker-bench callgrind --binary FILE --requests FILE --count N --engine ours-actions|ours|reference
+//     Loads a compiled list and matches the first N requests from strings, with callgrind's
+//     instrumentation on only around that loop (run under valgrind --tool=callgrind --instr-atstart=no).
+//   content-blocker-bench load --binary FILE --runs N [--url U --frame F --type T]
+//     Fresh-process figures: open → ready to match (each of N opens), first match, RSS (JSON on stdout).
 import CCallgrind
+import ContentRuleCompiler
 import ContentRuleMatcher
 import Foundation
 
@@ -38,9 +44,10 @@ func runWorkload(_ arguments: [String]) throws -> Int32 {
     let record = arguments.contains("--record")
     let workload = try JSONDecoder().decode(
         Workload.self, from: Data(contentsOf: URL(fileURLWithPath: workloadPath)))
+    let matchRuns = Int(option("--match-runs", in: arguments) ?? "") ?? 3
     var runner = PhaseRunner(
-        workload: workload.name, runs: Int(option("--runs", in: arguments) ?? "") ?? 5,
-        matchRuns: Int(option("--match-runs", in: arguments) ?? "") ?? 3)
+        workload: workload.name, runs: Int(option("--runs", in: arguments) ?? "") ?? 5, matchRuns: matchRuns)
+    let targets = workload.targets == true
 
     let (json, ruleCount) = try Corpus.assembleRules(workload, corpus: corpus, repoRoot: repo)
     if let expected = workload.expectedRuleCount, expected != ruleCount, corpus != nil {
@@ -48,66 +55,146 @@ func runWorkload(_ arguments: [String]) throws -> Int32 {
     }
     try Data(json).write(to: URL(fileURLWithPath: workDir + "/\(workload.name).rules.json"))
     print("\(workload.name): \(ruleCount) rules, \(json.count) bytes")
-    let list = try runner.buildPhases(json: json, ruleCount: ruleCount, workDir: workDir)
+    if record { return try recordCounts(workload, json: json, corpus: corpus, repo: repo) }
+    let first = try? Corpus.requests(
+        source: workload.requestSets.first?.source ?? "tsurlfilter", corpus: corpus, repoRoot: repo, limit: 1
+    ).first
+    let list = try runner.buildPhases(
+        json: json, ruleCount: ruleCount, workDir: workDir, targets: targets, firstRequest: first)
+    for built in runner.records { printRecord(built) }
 
     var failures: [String] = []
-    var recorded: [String: Int] = [:]
     let encoder = JSONEncoder()
     for set in workload.requestSets {
-        if record {
-            // Once per workload: the reference matcher's blocked counts for every mode's prefix.
-            let reference = OurEngine.reference(list)
-            let all = try Corpus.requests(
-                source: set.source, corpus: corpus, repoRoot: repo, limit: set.limit.values.max() ?? Int.max)
-            var blockedAt: [Int] = [0]
-            for request in all {
-                let hit = request.loadInfo().map(reference.blocks) ?? false
-                blockedAt.append(blockedAt.last! + (hit ? 1 : 0))
-            }
-            for (name, limit) in set.limit.sorted(by: { $0.key < $1.key }) {
-                print("RECORD \(workload.name) \(set.source) \(name) \(blockedAt[min(limit, all.count)])")
-            }
-            continue
-        }
         let limit = set.limit[mode] ?? Int.max
-        let requests = try Corpus.requests(source: set.source, corpus: corpus, repoRoot: repo, limit: limit)
+        let latencyLimit = max(limit, set.latencyLimit?[mode] ?? 0)
+        let requests = try Corpus.requests(
+            source: set.source, corpus: corpus, repoRoot: repo, limit: latencyLimit)
+        // Requests whose URL or type does not parse are dropped (not blocked by anyone); `sample` is
+        // the first `limit` requests of the source, the set the blocked counts were recorded on.
         var usable: [BenchRequest] = []
-        var loads: [ResourceLoadInfo] = []
-        for request in requests {
-            guard let load = request.loadInfo() else { continue }
+        var sampleCount = 0
+        for (index, request) in requests.enumerated() where request.loadInfo() != nil {
             usable.append(request)
-            loads.append(load)
+            if index < limit { sampleCount += 1 }
         }
+        let sampleLoads = usable.prefix(sampleCount).compactMap { $0.loadInfo() }
+        let raw = usable.map(RawRequest.init)
         let lines = try usable.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: workDir + "/\(workload.name).\(set.source).requests.jsonl", atomically: true, encoding: .utf8)
-        print("  \(set.source): \(loads.count) requests (\(requests.count - loads.count) dropped: URL does not parse)")
-        let expected = record ? nil : set.expectedBlocked[mode]
-        for engine in [OurEngine.ours(list), OurEngine.reference(list)] {
-            let (latencies, blocked) = runner.matchPhases(
-                engine: engine, loads: loads, requestSet: set.source, expected: expected)
-            try latencies.map { String(format: "%.3f", $0) }.joined(separator: "\n").write(
-                toFile: workDir + "/\(workload.name).\(set.source).\(engine.name).latencies.txt", atomically: true,
-                encoding: .utf8)
-            let parallel = runner.records.last?.blocked ?? -1
-            print("    \(engine.name): \(blocked) blocked (all cores: \(parallel))")
-            if record {
-                if engine.name == "reference" { recorded[set.source] = blocked }
-            } else if let expected {
-                if blocked != expected || parallel != expected {
-                    failures.append(
-                        "\(workload.name)/\(set.source)/\(engine.name): blocked \(blocked) (all cores \(parallel)), expected \(expected)"
-                    )
-                }
-            } else {
-                failures.append("\(workload.name)/\(set.source): no expectedBlocked for mode \(mode)")
+        print(
+            "  \(set.source): \(usable.count) requests (\(requests.count - usable.count) dropped: URL does not parse);"
+                + " sample checked against the reference counts: first \(sampleCount)")
+        guard let expected = set.expectedBlocked[mode] else {
+            failures.append("\(workload.name)/\(set.source): no expectedBlocked for mode \(mode)")
+            continue
+        }
+        func check(_ what: String, _ blocked: Int?) {
+            guard let blocked, blocked != expected else { return }
+            failures.append("\(workload.name)/\(set.source)/\(what): blocked \(blocked), expected \(expected)")
+        }
+        // Our engines: matching only (prepared loads) on the sample, 1 thread and all cores ...
+        let ours = OurEngine.ours(list)
+        let match = runner.matchPhases(
+            engine: ours, loads: sampleLoads, requestSet: set.source, expected: expected, runs: matchRuns)
+        check("ours match-1thread", match.blocked)
+        check("ours match-allcores", match.parallelBlocked)
+        printRecord(runner.records[runner.records.count - 2])
+        printRecord(runner.records[runner.records.count - 1])
+        // ... and from strings, every request timed alone, on all `latencyLimit` requests.
+        var oursSampleMedian: Double?
+        for engine in [LatencyEngine.actions(list), LatencyEngine.blocker(list)] {
+            let result = runner.latencyPhase(
+                engine: engine, requests: raw, requestSet: set.source, runs: matchRuns, prefix: sampleCount,
+                expected: expected, targets: targets)
+            check("\(engine.name) latency (first \(sampleCount))", result.blockedInPrefix)
+            printRecord(runner.records[runner.records.count - 1])
+            try writeLatencies(result.lastRun, workDir, workload.name, set.source, engine.name)
+            if engine.name == "ours" {
+                oursSampleMedian = Summary(Array(result.lastRun.prefix(sampleCount))).median
             }
         }
+        // The reference matcher: the sample only, one run (it is ~1,000× slower).
+        let reference = runner.latencyPhase(
+            engine: .reference(list), requests: Array(raw.prefix(sampleCount)), requestSet: set.source, runs: 1,
+            prefix: sampleCount, expected: expected, targets: false)
+        check("reference latency", reference.blocked)
+        if let oursSampleMedian {
+            runner.records[runner.records.count - 1].oursMedianSameRequests = oursSampleMedian
+            runner.records[runner.records.count - 1].ratioToOurs =
+                (runner.records[runner.records.count - 1].median ?? .nan) / oursSampleMedian
+        }
+        printRecord(runner.records[runner.records.count - 1])
+        try writeLatencies(reference.lastRun, workDir, workload.name, set.source, "reference")
+        let parallel = runner.matchPhases(
+            engine: .reference(list), loads: sampleLoads, requestSet: set.source, expected: expected, runs: 1,
+            singleThread: false)
+        check("reference match-allcores", parallel.parallelBlocked)
+        printRecord(runner.records[runner.records.count - 1])
     }
     try writeJSON(runner.records, to: workDir + "/\(workload.name).records.json")
-    if record { print("RECORD \(workload.name) \(mode) \(recorded)") }
     for failure in failures { print("FAILED: \(failure)") }
     return failures.isEmpty ? 0 : 1
+}
+
+func writeLatencies(_ values: [Double], _ workDir: String, _ workload: String, _ set: String, _ engine: String) throws {
+    try values.map { String(format: "%.3f", $0) }.joined(separator: "\n").write(
+        toFile: workDir + "/\(workload).\(set).\(engine).latencies.txt", atomically: true, encoding: .utf8)
+}
+
+/// One line per record, with issue 3's targets where checked.
+func printRecord(_ record: Record) {
+    func fmt(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
+    var line = "    \(record.engine) \(record.phase)"
+    if let set = record.requestSet { line += " [\(set) ×\(record.requests ?? 0)]" }
+    if record.phase == "latency" {
+        line += ": p50 \(fmt(record.p50)) p90 \(fmt(record.p90)) p99 \(fmt(record.p99)) p99.9 \(fmt(record.p999))"
+        line += " max \(fmt(record.max)) mean \(fmt(record.mean)) \(record.unit)"
+        if let url = record.worstURL {
+            line +=
+                "; worst: \(url.prefix(160)) (\(record.worstTimesUs?.map { fmt($0) }.joined(separator: ", ") ?? "") µs)"
+        }
+    } else {
+        line += ": median \(fmt(record.median)) min \(fmt(record.min)) p99 \(fmt(record.p99)) \(record.unit)"
+    }
+    if let blocked = record.blocked { line += "; blocked \(blocked)" }
+    if let bytes = record.bytes { line += "; \(bytes) bytes" }
+    if let rss = record.rssMiB {
+        line += String(format: "; RSS %.1f MiB (+%.1f MiB)", rss, record.rssDeltaMiB ?? .nan)
+        line += "; first match \(fmt(record.firstMatchUs)) µs, second \(fmt(record.secondMatchUs)) µs"
+    }
+    if let ratio = record.ratioToOurs {
+        line += String(
+            format: "; ours on the same requests %.3f µs: ratio %.0f×", record.oursMedianSameRequests ?? .nan, ratio)
+    }
+    print(line)
+    for target in record.targets ?? [] { print("      TARGET " + target.line) }
+}
+
+/// `--record`: the reference matcher's blocked counts for every mode's prefix of every request set
+/// (both cores: requests are split between two workers). Prints `RECORD` lines; fails nothing.
+func recordCounts(_ workload: Workload, json: [UInt8], corpus: String?, repo: String) throws -> Int32 {
+    guard let compiled = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
+    let list = try ContentRuleList(identifier: workload.name, compiled: compiled)
+    let reference = OurEngine.reference(list)
+    for set in workload.requestSets {
+        let all = try Corpus.requests(
+            source: set.source, corpus: corpus, repoRoot: repo, limit: set.limit.values.max() ?? Int.max)
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let hits = Slots(all.count)
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            var index = worker
+            while index < all.count {
+                hits.values[index] = all[index].loadInfo().map(reference.blocks) == true ? 1 : 0
+                index += threads
+            }
+        }
+        for (name, limit) in set.limit.sorted(by: { $0.key < $1.key }) {
+            print("RECORD \(workload.name) \(set.source) \(name) \(hits.values.prefix(limit).reduce(0, +))")
+        }
+    }
+    return 0
 }
 
 func runCallgrind(_ arguments: [String]) throws -> Int32 {
@@ -115,13 +202,19 @@ func runCallgrind(_ arguments: [String]) throws -> Int32 {
     else { throw BenchError.failed("callgrind needs --binary and --requests") }
     let count = Int(option("--count", in: arguments) ?? "") ?? 0
     let list = try ContentRuleList(identifier: "bench", contentsOfFile: binary)
-    let loads = try readRequests(requestsPath).prefix(count).compactMap { $0.loadInfo() }
-    let engine = option("--engine", in: arguments) == "reference" ? OurEngine.reference(list) : OurEngine.ours(list)
+    // Strings → result, as in the latency pass; instrumentation is on only around this loop.
+    let requests = try readRequests(requestsPath).prefix(count).map(RawRequest.init)
+    let engine: LatencyEngine
+    switch option("--engine", in: arguments) {
+    case "reference": engine = .reference(list)
+    case "ours": engine = .blocker(list)
+    default: engine = .actions(list)
+    }
     var blocked = 0
     bench_callgrind_start()
-    for load in loads where engine.blocks(load) { blocked += 1 }
+    for request in requests where request.loadInfo().map(engine.blocks) == true { blocked += 1 }
     bench_callgrind_stop()
-    print("\(loads.count) requests, \(blocked) blocked")
+    print("\(requests.count) requests, \(blocked) blocked")
     return 0
 }
 
@@ -130,6 +223,7 @@ do {
     switch arguments.first {
     case "run": exit(try runWorkload(arguments))
     case "callgrind": exit(try runCallgrind(arguments))
+    case "load": exit(try runLoad(arguments))
     default:
         print("usage: content-blocker-bench run|callgrind ... (see the comment at the top of main.swift)")
         exit(2)
