@@ -71,7 +71,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "RobustnessTests", dependencies: ["ContentRuleCompiler", "ContentRuleFormat", "TestSupport"],
+            name: "RobustnessTests",
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleFormat", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL",
+                "PCRE2Support", "RuleListParser", "URLFilterSyntax", "TestSupport",
+            ],
             swiftSettings: strict),
     ]
 )
