@@ -12,6 +12,11 @@ import Testing
     /// port). Expected answers from WebKit's generated domain pattern (spec §1.4, `getDomainList`):
     /// `host` → `[a-z][a-z+.-]*:\/\/host[:/]`, searched unanchored in the top URL, and `*.host` →
     /// `…:\/\/([^/]*\.)*\.host[:/]`, which needs two dots before `host` and so matches no real host.
+    /// Confirmed with the WebKitGTK 2.50.6 match oracle (`webkit_match.py`, 2026-12-01, document loads
+    /// of the http URLs without a port): gravatar.com, www.okcupid.com, mobile_web.okcupid.com and the
+    /// `?u=http://0.gravatar.com/` query were upgraded; www.0.gravatar.com, www.3cdn.net, 3cdn.net and
+    /// example.com were not (0.gravatar.com hit the harness timeout after WebKit's 136 s compile, with
+    /// its CONNECT to port 443 — the upgrade — already made).
     static let onList = [
         "http://0.gravatar.com/", "http://gravatar.com/", "http://www.okcupid.com/", "http://mobile_web.okcupid.com/",
         "http://scripts.mit.edu:444/x", "http://pssb.stockton.edu:9000/",
