@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// Replays fuzz inputs through the checks the libFuzzer targets run (`FuzzChecks/`): every committed
-/// seed (`Fuzz/Seeds/TARGET`) and every reproducer of a past finding (`Tests/Data/fuzz-regressions/TARGET`).
+/// seed (`Fuzz/Seeds/TARGET`) and every reproducer of a finding (`Tests/Data/fuzz-regressions/TARGET`;
+/// `known-*` files reproduce open findings and are expected to fail).
 @Suite struct FuzzReplayTests {
     static let checks: [String: @Sendable ([UInt8]) -> String?] = [
         "rulelist": checkRuleListParser, "urlfilter": checkURLFilter, "matcher": checkMatcher,
@@ -29,7 +30,13 @@ import Testing
         let inputs = try Self.inputs(target)
         #expect(!inputs.isEmpty, "no seeds for \(target)")
         for (name, bytes) in inputs {
-            #expect(check(bytes) == nil, "\(name)")
+            if name.split(separator: "/").last?.hasPrefix("known-") == true {
+                // A reproducer of an open finding (SECURITY.md, known gaps): it must still fail; when
+                // it stops failing, drop the prefix.
+                withKnownIssue("open finding \(name)") { #expect(check(bytes) == nil, "\(name)") }
+            } else {
+                #expect(check(bytes) == nil, "\(name)")
+            }
         }
     }
 }
