@@ -157,7 +157,14 @@ extension ByteReader {
         var pattern = CompiledPattern(
             source: try string(), pcre2Pattern: try optionalString(), caseSensitive: try bool())
         if try bool() {
-            pattern.literal = LiteralPattern(text: try string(), anchoredAtStart: try bool(), anchoredAtEnd: try bool())
+            let literalOffset = offset
+            let literal = LiteralPattern(text: try string(), anchoredAtStart: try bool(), anchoredAtEnd: try bool())
+            // The compiler writes literals non-empty and lower-cased unless case-sensitive; the matcher's
+            // two strategies rely on it (a fuzzed file with "C" made them disagree).
+            guard !literal.text.isEmpty,
+                pattern.caseSensitive || !literal.text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+            else { throw .malformed(offset: literalOffset, reason: "literal not in compiled form") }
+            pattern.literal = literal
         }
         return pattern
     }
