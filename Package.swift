@@ -74,7 +74,7 @@ let package = Package(
             name: "RobustnessTests",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleFormat", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL",
-                "TestSupport",
+                "PCRE2Support", "RuleListParser", "URLFilterSyntax", "TestSupport",
             ],
             swiftSettings: strict),
     ]

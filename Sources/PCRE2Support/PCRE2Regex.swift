@@ -7,11 +7,19 @@ internal import CPCRE2
 /// `PCRE2Scratch`, which must not be shared between threads. This is why the class is
 /// `@unchecked Sendable`.
 ///
-/// Resource limits: every match runs with `matchLimit` and `depthLimit`. A match that hits a limit (or
-/// the JIT stack limit) is reported as no match by `matches(_:scratch:)` and as `.limitExceeded` by
-/// `matchesReportingLimit(_:scratch:)`; `PCRE2Scratch.lastMatchHitLimit` records it too.
+/// Resource limits: every match runs with `matchLimit` and `depthLimit`. A search that hits a limit (or
+/// the JIT stack limit) is run again with PCRE2's DFA algorithm (`pcre2_dfa_match`: no backtracking,
+/// one pass over the subject), which gives the same answer for patterns without back-references or
+/// assertions other than `\A`/`\z` (all url-filter translations) — WebKit's own DFA never fails, so
+/// a limit must not change an answer. `PCRE2Scratch.lastMatchHitLimit` records that the backtracking
+/// search hit a limit; only when the DFA run fails too (its workspace is capped, which nested
+/// plus-groups like `(a+)+` exhaust on long runs) is the outcome `.limitExceeded`, reported as no
+/// match by `matches(_:scratch:)`.
 public final class PCRE2Regex: @unchecked Sendable {
     let code: OpaquePointer
+    /// The source and options, kept to build the DFA fallback when a search hits a limit.
+    let pattern: String
+    let options: PCRE2Options
     /// Number of capture groups in the pattern.
     public let captureCount: Int
     /// Whether JIT compilation succeeded.
@@ -40,6 +48,8 @@ public final class PCRE2Regex: @unchecked Sendable {
         }
         guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
         code = compiled
+        self.pattern = pattern
+        self.options = options
         var captures: UInt32 = 0
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)
@@ -69,7 +79,51 @@ public final class PCRE2Regex: @unchecked Sendable {
         let rc = run(subject, matchData: scratch.matchData, context: scratch.matchContext)
         let outcome = Self.outcome(rc)
         scratch.lastMatchHitLimit = outcome == .limitExceeded
-        return outcome
+        return outcome == .limitExceeded ? dfaSearch(subject, scratch: scratch) : outcome
+    }
+
+    /// The largest DFA workspace (in `Int32`s) a fallback search may use.
+    static var dfaWorkspaceLimit: Int { 8192 }
+
+    /// The search again with `pcre2_dfa_match`, as one anchored pass: `(?s:[\x00-\xff]*)(?:pattern)`
+    /// keeps a "not started yet" state alive at every position, so the time is linear in the subject
+    /// (times the pattern size) instead of quadratic. Compiled on demand: limit hits are rare.
+    func dfaSearch(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> PCRE2MatchOutcome {
+        let anchored = options.contains(.anchored)
+        var source = Array((anchored ? pattern : #"(?s:[\x00-\xff]*)(?:"# + pattern + ")").utf8)
+        let length = source.count
+        source.append(0)
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        guard let context = pcre2_compile_context_create_8(nil) else { return .limitExceeded }
+        defer { pcre2_compile_context_free_8(context) }
+        if options.extraOptions != 0 { pcre2_set_compile_extra_options_8(context, options.extraOptions) }
+        let compiled = source.withUnsafeBufferPointer {
+            pcre2_compile_8($0.baseAddress, length, options.compileOptions, &errorCode, &errorOffset, context)
+        }
+        guard let compiled else { return .limitExceeded }
+        defer { pcre2_code_free_8(compiled) }
+        var empty: UInt8 = 0
+        // The DFA keeps its active states in this workspace. Nested plus-groups such as `(a+)+` need a
+        // state per repetition and run out of any fixed size on long runs; the cap bounds the time such a
+        // run can take (about 0.13 s on 1 MiB) before it gives up with `.limitExceeded`.
+        var workspaceSize = 2048
+        while true {
+            var workspace = [Int32](repeating: 0, count: workspaceSize)
+            let rc = workspace.withUnsafeMutableBufferPointer { buffer in
+                withUnsafePointer(to: &empty) { emptyPointer in
+                    pcre2_dfa_match_8(
+                        compiled, subject.baseAddress ?? emptyPointer, subject.count, 0,
+                        PCRE2_ANCHORED | PCRE2_DFA_SHORTEST, scratch.matchData, scratch.matchContext,
+                        buffer.baseAddress, buffer.count)
+                }
+            }
+            if rc == PCRE2_ERROR_DFA_WSSIZE && workspaceSize < Self.dfaWorkspaceLimit {
+                workspaceSize *= 4
+                continue
+            }
+            return rc == PCRE2_ERROR_DFA_WSSIZE ? .limitExceeded : Self.outcome(rc)
+        }
     }
 
     /// Convenience search in a string's UTF-8 bytes; allocates a scratch.
@@ -143,7 +197,8 @@ public final class PCRE2Scratch {
     let matchData: OpaquePointer
     let matchContext: OpaquePointer
     let jitStack: OpaquePointer?
-    /// Whether the last `matches`/`matchesReportingLimit` call with this scratch hit a resource limit.
+    /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
+    /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
     public internal(set) var lastMatchHitLimit = false
 
     /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.

@@ -161,3 +161,23 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension BinaryRuleListRobustnessTests {
+    /// Fuzz finding 1 (SECURITY.md), in format v2: a hostile file stores a case-insensitive literal with
+    /// an upper-case byte (our compiler stores them lower-cased). Both strategies must decide alike.
+    @Test func uppercaseLiteralInAFileIsDecidedAlikeByBothStrategies() throws {
+        var bytes = Self.sample
+        let literal = Array("notify-me".utf8)
+        let start = try #require(
+            (64...(bytes.count - literal.count)).first { Array(bytes[$0..<($0 + literal.count)]) == literal })
+        bytes[start] = UInt8(ascii: "N")
+        Self.fixChecksum(&bytes)
+        let list = ContentRuleList(identifier: "hostile", rules: try MappedRuleList(bytes: bytes))
+        for url in ["https://a.test/notify-me", "https://a.test/Notify-me", "https://a.test/NOTIFY-ME"] {
+            let load = ResourceLoadInfo(
+                url: WebURL(url)!, mainDocumentURL: WebURL("https://a.test/")!, resourceType: .image,
+                loadContext: .childFrame)
+            #expect(list.actions(for: load) == list.referenceActions(for: load), "\(url)")
+        }
+    }
+}

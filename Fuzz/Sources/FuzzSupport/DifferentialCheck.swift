@@ -1,0 +1,1 @@
+../../../Tests/RobustnessTests/FuzzChecks/DifferentialCheck.swift

@@ -1,0 +1,128 @@
+import ContentRuleMatcher
+import ContentRuleModel
+import ContentRuleURL
+import Foundation
+import PCRE2Support
+import Testing
+import URLFilterSyntax
+
+/// Worst-case patterns and requests: nested quantifiers that make a backtracking engine explode,
+/// many universal rules with conditions, and long adversarial URLs. WebKit runs a DFA, which never
+/// fails and never takes more than linear time, so every answer here must be the regular-language
+/// answer, whatever PCRE2's backtracking does.
+@Suite struct WorstCaseTests {
+    /// Patterns of backtracking-hostile shapes with the language each denotes (a simple, independent
+    /// statement of what "matches somewhere in the URL" means for it).
+    /// Acceptance from the WebKitGTK 2.50.6 compile oracle (run 2026-12-01): all compile except
+    /// `(a|aa)*c` ("Disjunctions are not supported yet.").
+    static let hostile: [(pattern: String, matches: @Sendable (String) -> Bool)] = [
+        ("(a*)*b", { $0.contains("b") }),
+        (".*.*.*x", { $0.contains("x") }),
+        ("(a+)+b", { $0.contains("ab") }),
+        ("(.*a)*b", { $0.contains("b") }),
+        ("((a*)*)*b", { $0.contains("b") }),
+        ("(a*a*)*b", { $0.contains("b") }),
+        ("a*a*a*a*a*a*a*a*b", { $0.contains("b") }),
+        ("(.*)*x", { $0.contains("x") }),
+        ("(aa?)*b", { $0.contains("b") }),
+        ("(a?a)*c", { $0.contains("c") }),
+        (
+            ".*a.*a.*a.*a.*a.*b",
+            { url in
+                guard let last = url.lastIndex(of: "b") else { return false }
+                return url[..<last].filter { $0 == "a" }.count >= 5
+            }
+        ),
+        ("(a?)*a*a*b", { $0.contains("b") }),
+        ("([^/]*a)*b", { $0.contains("b") }),
+        ("(a+)+=", { $0.contains("a=") }),
+    ]
+
+    @Test func acceptanceMatchesWebKit() {
+        for (pattern, _) in Self.hostile {
+            #expect(URLFilter.parse(pattern, caseSensitive: false).status == .ok, "\(pattern)")
+        }
+        #expect(URLFilter.parse("(a|aa)*c", caseSensitive: false).status == .disjunction)
+    }
+
+    /// URLs built to make backtracking explode: long runs of `a` that end without the needed
+    /// character, sometimes followed by a real match further on.
+    static let adversarialURLs: [String] = {
+        let run64K = String(repeating: "a", count: 65_536)
+        let run40 = String(repeating: "a", count: 40)
+        return [
+            "https://x.test/" + run64K,
+            "https://x.test/" + run64K + "c",
+            "https://x.test/?q=" + run40 + "c" + "ab",
+            "https://x.test/?q=" + run40 + "c" + "a=",
+            "https://x.test/?q=" + run64K + "c" + "ab",
+            "https://x.test/" + run40 + "!" + run40 + "aaaaab",
+            "https://x.test/" + String(repeating: "a/", count: 20_000) + "x",
+        ]
+    }()
+
+    @Test(arguments: 0..<14) func hostilePatternAnswersTheRegularLanguage(index: Int) throws {
+        let (pattern, language) = Self.hostile[index]
+        let json = #"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#
+        let list = try #require(Hostile.compile(json).list, "\(pattern)")
+        for url in Self.adversarialURLs {
+            let load = try #require(Hostile.script(url))
+            let expected = language(load.url.serialization)
+            let (fast, seconds) = Hostile.time { list.actions(for: load) }
+            let check = {
+                #expect(
+                    fast.actions == (expected ? [.block] : []), "\(pattern) on \(url.prefix(60))… (\(url.count) bytes)")
+            }
+            if Self.exhaustsTheDFA(pattern: pattern, url: url, expected: expected) {
+                withKnownIssue("(x+)+ on a long run: backtracking and the capped DFA both give up → no match") {
+                    check()
+                }
+            } else {
+                check()
+            }
+            #expect(list.referenceActions(for: load) == fast, "\(pattern)")
+            #expect(seconds < 5, "\(pattern): \(seconds) s")
+        }
+    }
+
+    /// Where the fallback is known to give up (SECURITY.md, "Regular-expression limits"): nested plus
+    /// groups need a DFA state per repetition, so on a run of thousands of `a` before a match both
+    /// engines stop and the answer is "no match".
+    static func exhaustsTheDFA(pattern: String, url: String, expected: Bool) -> Bool {
+        pattern.hasPrefix("(a+)+") && expected && url.count > 10_000
+    }
+
+    /// The defined behaviour at a PCRE2 limit, on the matcher: the backtracking search of `(a*)*b` hits
+    /// the match limit on 40 `a` + `c`, and the DFA fallback finds the later `ab`, as WebKit's DFA does.
+    @Test func limitHitFallsBackToTheDFA() throws {
+        let list = try #require(
+            Hostile.compile(#"[{"trigger":{"url-filter":"(a*)*b"},"action":{"type":"block"}}]"#).list)
+        let url = "https://x.test/?q=" + String(repeating: "a", count: 40) + "cab"
+        let load = try #require(Hostile.script(url))
+        #expect(list.actions(for: load).actions == [.block])
+        #expect(list.referenceActions(for: load).actions == [.block])
+        // Directly on PCRE2: the backtracking search reports the limit, the answer is still exact.
+        let regex = try PCRE2Regex("(a*)*b", options: [])
+        let scratch = PCRE2Scratch()
+        let bytes = Array(url.utf8)
+        #expect(bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) } == .match)
+        #expect(scratch.lastMatchHitLimit)
+    }
+
+    /// Where the fallback gives up: `(a+)+b` with 100,000 `a` before the match. Defined behaviour:
+    /// `.limitExceeded`, reported as no match (a known gap, SECURITY.md), within a bounded time.
+    @Test func fallbackGivesUpOnNestedPlusGroupsInBoundedTime() throws {
+        let regex = try PCRE2Regex("(a+)+b", options: [])
+        let scratch = PCRE2Scratch()
+        let bytes = Array((String(repeating: "a", count: 100_000) + "cab").utf8)
+        let (outcome, seconds) = Hostile.time {
+            bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) }
+        }
+        #expect(outcome == .limitExceeded)
+        #expect(scratch.lastMatchHitLimit)
+        #expect(seconds < 2)
+        // Short runs are answered exactly.
+        let short = Array((String(repeating: "a", count: 40) + "cab").utf8)
+        #expect(short.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) } == .match)
+    }
+}
