@@ -22,7 +22,8 @@ enum InspectCommand {
         let path = args.positionals[0]
         let rules: MappedRuleList
         do {
-            rules = try path == "-" ? MappedRuleList(bytes: RuleListInput.read(path)) : MappedRuleList(contentsOfFile: path)
+            rules =
+                try path == "-" ? MappedRuleList(bytes: RuleListInput.read(path)) : MappedRuleList(contentsOfFile: path)
             try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()
         } catch let error as RuntimeError {
             throw error

@@ -73,7 +73,8 @@ struct BinaryRuleListWriter {
             rules.u32(conditionID)
             rules.u32(rule.actionSlot)
             rules.u16(rule.resourceTypes.rawValue)
-            rules.u8(rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4)
+            rules.u8(
+                rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4)
             rules.u8(entry.rawValue)
         }
         sections[.rules] = rules
@@ -270,9 +271,10 @@ struct BinaryRuleListWriter {
         for (id, key) in domainRecords.enumerated() where key.flags & Layout.domainIndexed != 0 {
             let bytes = key.text.bytes
             let lowercase = key.flags & Layout.domainCaseSensitive == 0
-            var slot = bytes.withUnsafeBufferPointer {
-                IndexHash.domain($0, lowercase: lowercase, flags: key.flags & 3)
-            } & (capacity - 1)
+            var slot =
+                bytes.withUnsafeBufferPointer {
+                    IndexHash.domain($0, lowercase: lowercase, flags: key.flags & 3)
+                } & (capacity - 1)
             while slots[slot] != Layout.none { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = UInt32(id)
         }
@@ -304,7 +306,9 @@ struct BinaryRuleListWriter {
         for pair in pairs where pair != previous {
             previous = pair
             let gram = UInt32(truncatingIfNeeded: pair >> 32)
-            if grams.last == gram { counts[counts.count - 1] += 1 } else {
+            if grams.last == gram {
+                counts[counts.count - 1] += 1
+            } else {
                 grams.append(gram)
                 counts.append(1)
             }

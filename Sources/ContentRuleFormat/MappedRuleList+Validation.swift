@@ -6,7 +6,9 @@ struct Validator {
     let bytes: RawBytes
     let sections: SectionOffsets
 
-    private func fail(_ offset: Int, _ reason: String) -> BinaryRuleListError { .malformed(offset: offset, reason: reason) }
+    private func fail(_ offset: Int, _ reason: String) -> BinaryRuleListError {
+        .malformed(offset: offset, reason: reason)
+    }
 
     /// A (u32 offset, u32 length) string reference at `offset` must lie inside STRS.
     private func checkString(at offset: Int) throws(BinaryRuleListError) {
@@ -43,7 +45,8 @@ struct Validator {
             let offset = sections.rules.offset + rule * 16
             let record = RuleRecord(bytes, offset)
             guard record.pattern < patternCount, record.condition.map({ $0 < conditionCount }) ?? true,
-                Int(record.actionSlot) < slotCount, ResourceType.all.isSuperset(of: ResourceType(rawValue: record.resourceTypes)),
+                Int(record.actionSlot) < slotCount,
+                ResourceType.all.isSuperset(of: ResourceType(rawValue: record.resourceTypes)),
                 Int(record.method) <= RequestMethod.allCases.count, record.entry <= Layout.Entry.universal.rawValue
             else { throw fail(offset, "rule \(rule) has an out-of-range field") }
         }
@@ -54,7 +57,8 @@ struct Validator {
             let required = UInt64(bytes.u32(offset + 8)) + UInt64(bytes.u16(offset + 12))
             let prefix = Int(bytes.u16(offset + 16))
             let suffix = Int(bytes.u16(offset + 18))
-            guard required <= UInt64(sections.strings.count), bytes.u8(offset + 14) <= Layout.PatternKind.regex.rawValue,
+            guard required <= UInt64(sections.strings.count),
+                bytes.u8(offset + 14) <= Layout.PatternKind.regex.rawValue,
                 bytes.u8(offset + 15) <= 7, prefix == 0xFFFF || prefix < sections.templates.count,
                 suffix == 0xFFFF || suffix < sections.templates.count
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }

@@ -74,7 +74,9 @@ enum PatternTemplates {
         }
         func pick(_ counts: [ByteString: Int]) -> [[UInt8]] {
             counts.filter { $0.value >= minimumUses }
-                .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
+                .sorted {
+                    $0.value != $1.value ? $0.value > $1.value : $0.key.bytes.lexicographicallyPrecedes($1.key.bytes)
+                }
                 .prefix(maximumCount / 2).map(\.key.bytes)
         }
         return (pick(prefixes), pick(suffixes))

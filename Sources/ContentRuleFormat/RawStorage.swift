@@ -164,5 +164,7 @@ enum Checksum {
 }
 
 extension UInt64 {
-    @inline(__always) fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
+    @inline(__always) fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 {
+        (self << count) | (self >> (64 - count))
+    }
 }

@@ -38,7 +38,9 @@ public struct ContentBlocker: Sendable {
         for list in lists {
             let listActions = list.actions(for: load, engine: engine, scratch: scratch)
             var result = ContentRuleListResults.ListResult(actions: listActions)
-            for action in listActions.actions {
+            // css-display-none actions (most of a list's actions on most loads) are only decoded
+            // when `selectors` is read.
+            for action in listActions.nonSelectorActions {
                 switch action {
                 case .block:
                     guard !results.redirected else { continue }
@@ -55,8 +57,8 @@ public struct ContentBlocker: Sendable {
                 case .notify(let notification):
                     result.notifications.append(notification)
                     results.notifications.append(notification)
-                case .cssDisplayNone(let selector):
-                    result.selectors.append(selector)
+                case .cssDisplayNone:
+                    continue
                 case .redirect(let redirect):
                     guard activeActions.allows(list: list.identifier, url: load.url), !results.blockedLoad else {
                         continue
@@ -93,8 +95,10 @@ public struct ContentRuleListResults: Sendable {
         public var redirected = false
         public var modifiedHeaders = false
         public var notifications: [String] = []
-        /// Selectors of the css-display-none actions, one entry per action.
-        public var selectors: [String] = []
+        /// Selectors of the css-display-none actions, one entry per action, in WebKit's action order.
+        public var selectors: [String] {
+            actions.actions.compactMap { if case .cssDisplayNone(let selector) = $0 { selector } else { nil } }
+        }
         /// Whether this load attaches the list's global display-none stylesheet, and its selectors.
         public var globalStylesheet: String? { actions.globalStylesheet }
         public var sawIgnorePreviousRules: Bool { actions.sawIgnorePreviousRules }

@@ -46,7 +46,8 @@ extension ContentRuleList {
                 frame.withUTF8 { frameBytes in
                     for number in 0..<rules.ruleCount {
                         let rule = rules.rule(number)
-                        guard Self.flagsAdmit(rule, flags), patternMatches(rule.pattern, urlBytes, prefilter: nil, scratch)
+                        guard Self.flagsAdmit(rule, flags),
+                            patternMatches(rule.pattern, urlBytes, prefilter: nil, scratch)
                         else { continue }
                         if let condition = rule.condition {
                             let kind = rules.condition(condition).kind

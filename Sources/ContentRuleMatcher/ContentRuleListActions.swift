@@ -1,5 +1,5 @@
-public import ContentRuleModel
 import ContentRuleFormat
+public import ContentRuleModel
 
 /// What one rule list does for one load, after its ignore rules (WebKit `actionsFromContentRuleList`).
 ///
@@ -90,6 +90,14 @@ public struct ContentRuleListActions: Sendable, Hashable {
     public var actions: [Action] {
         guard let list else { return [] }
         return actionSlots.reversed().map { list.rules.action(Int($0)) }
+    }
+
+    /// ``actions`` without the css-display-none ones, without decoding those. Same order.
+    public var nonSelectorActions: [Action] {
+        guard let list else { return [] }
+        return actionSlots.reversed().compactMap { slot in
+            list.rules.actionType(Int(slot)) == .cssDisplayNone ? nil : list.rules.action(Int(slot))
+        }
     }
 
     /// Whether a `block` action is kept. O(log n) in the universal actions.

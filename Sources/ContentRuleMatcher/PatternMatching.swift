@@ -1,11 +1,12 @@
+import ContentRuleFormat
+import ContentRuleModel
+import PCRE2Support
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ContentRuleFormat
-import ContentRuleModel
-import PCRE2Support
 
 /// The tests both strategies share: a stored pattern against a URL, a condition against the top or
 /// frame URL.

@@ -43,7 +43,8 @@ import Testing
                 #expect(rules.action(slot) == action, "\(file): action slot \(slot)")
             }
             for (number, rule) in compiled.rules.enumerated() where number % 89 == 0 {
-                #expect(rules.sourceIndex(ofRule: number) == rule.sourceIndex, "\(file): source index of rule \(number)")
+                #expect(
+                    rules.sourceIndex(ofRule: number) == rule.sourceIndex, "\(file): source index of rule \(number)")
             }
         }
     }

@@ -9,7 +9,8 @@ import URLFilterSyntax
 /// generates for the entry (`URLFilter.domainPattern(for:)`, spec §1.4) matches after translation.
 @Suite struct DomainConditionPatternTests {
     static let crafted = [
-        "example.com", "*example.com", "a", "*a", "xn--80ak6aa92e.com", "*sub.domain-with-dash.co.uk", "under_score.net",
+        "example.com", "*example.com", "a", "*a", "xn--80ak6aa92e.com", "*sub.domain-with-dash.co.uk",
+        "under_score.net",
         "1.2.3.4", "*.leading.dot", "trailing.dot.", "UPPER.example", "*Mixed.Case",
     ]
 

@@ -44,7 +44,8 @@ enum Differential {
 
     /// The compiled form a list made by ``list(_:identifier:)`` came from (for vocabularies).
     static func compiled(_ list: ContentRuleList) -> CompiledRuleList {
-        cache.compiled(list.identifier) ?? CompiledRuleList(rules: [], actionSlots: [], globalStylesheet: nil, sourceRuleCount: 0)
+        cache.compiled(list.identifier)
+            ?? CompiledRuleList(rules: [], actionSlots: [], globalStylesheet: nil, sourceRuleCount: 0)
     }
 
     /// A bundled (`rules/…`) or shared (`shared:…`) list, compiled once per test process.

@@ -15,7 +15,7 @@ struct LatencyEngine: Sendable {
     /// `ContentRuleList.actions(for:)`: the matcher itself (issue 3's figure).
     static func actions(_ list: ContentRuleList) -> LatencyEngine {
         LatencyEngine(name: "ours-actions", peer: "swift-content-blocker ContentRuleList.actions(for:)") { load in
-            list.actions(for: load).actions.contains { if case .block = $0 { true } else { false } }
+            list.actions(for: load).blocksLoad
         }
     }
 
