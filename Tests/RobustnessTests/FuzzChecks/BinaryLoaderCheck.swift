@@ -21,7 +21,14 @@ func fuzzLoadBinaryRuleList(_ bytes: [UInt8]) throws -> ContentRuleList {
 }
 
 /// Fuzz target (e): arbitrary bytes → load throws or succeeds, never traps; a loaded list answers a
-/// few loads with both strategies, which agree. Returns a description of the broken invariant, or nil.
+/// few loads with both strategies without trapping or hanging. Returns a description of the broken
+/// invariant, or nil.
+///
+/// The strategies are not required to agree here: in format v2 the indexes (required literals, each
+/// rule's way in, the domain postings) are part of the file, and a file forged with a recomputed
+/// checksum can steer the fast strategy differently from the plain one, as it can change the rules
+/// themselves. Agreement is checked on files our writer produced (`FastMatcherDifferentialTests`,
+/// `corruptPayloadWithValidChecksumNeverCrashes` only requires answers). SECURITY.md states this.
 public func checkBinaryLoader(_ data: [UInt8]) -> String? {
     guard let list = try? fuzzLoadBinaryRuleList(data) else { return nil }
     for (url, top) in [
@@ -31,7 +38,9 @@ public func checkBinaryLoader(_ data: [UInt8]) -> String? {
         guard let request = WebURL(url) else { continue }
         for type in [ResourceType.script, .image, .topDocument] {
             let load = ResourceLoadInfo(url: request, mainDocumentURL: WebURL(top), resourceType: type)
-            if list.actions(for: load) != list.referenceActions(for: load) { return "strategies disagree on \(url)" }
+            _ = list.actions(for: load).actions
+            _ = list.referenceActions(for: load).firedRules
+            _ = ContentBlocker(lists: [list]).results(for: load).lists.first?.selectors
         }
     }
     return nil
