@@ -1,8 +1,8 @@
 /// The longest literal that every URL a url-filter matches must contain, lower-cased.
 ///
 /// The compiler stores it with the pattern (`CompiledPattern.requiredLiteral`, found by
-/// URLFilterSyntax on the normalized terms); the matcher does not link the url-filter parser and does
-/// not read the PCRE2 text.
+/// URLFilterSyntax on the normalized terms); the binary rule list writer files each rule in the literal
+/// index under one of its 4-byte grams and stores it as the pattern's PCRE2 prefilter.
 ///
 /// The result is lower-cased even for case-sensitive filters: the index compares it against the
 /// lower-cased URL, a superset test; the regex decides.
