@@ -51,12 +51,8 @@ extension ContentRuleList {
                         else { continue }
                         if let condition = rule.condition {
                             let kind = rules.condition(condition).kind
-                            let holds: Bool
-                            if rule.method != 0 {
-                                holds = kind.isInverted  // spec §4.6 request-method quirk
-                            } else {
-                                let subject = kind.testsFrameURL ? frameBytes : topBytes
-                                holds = conditionPatternsMatch(condition, subject, scratch) != kind.isInverted
+                            let holds = Self.conditionHolds(kind, method: rule.method) {
+                                conditionPatternsMatch(condition, kind.testsFrameURL ? frameBytes : topBytes, scratch)
                             }
                             guard holds else { continue }
                         }

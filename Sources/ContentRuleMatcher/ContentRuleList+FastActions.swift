@@ -50,13 +50,10 @@ extension ContentRuleList {
                         else { continue }
                         if let condition = rule.condition {
                             let kind = rules.condition(condition).kind
-                            let holds: Bool
-                            if rule.method != 0 {
-                                holds = kind.isInverted  // spec §4.6 request-method quirk
-                            } else if kind.testsFrameURL {
-                                holds = conditionPatternsMatch(condition, frameBytes, scratch) != kind.isInverted
-                            } else {
-                                holds = SortedRules.contains(entry.conditionMatches, candidate) != kind.isInverted
+                            let holds = Self.conditionHolds(kind, method: rule.method) {
+                                kind.testsFrameURL
+                                    ? conditionPatternsMatch(condition, frameBytes, scratch)
+                                    : SortedRules.contains(entry.conditionMatches, candidate)
                             }
                             guard holds else { continue }
                         }

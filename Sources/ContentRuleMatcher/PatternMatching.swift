@@ -53,6 +53,18 @@ extension ContentRuleList {
         regexes.domainRegex(id, in: rules).regex?.matches(subject, scratch: scratch) ?? false
     }
 
+    /// Whether a rule's condition holds (spec §4.6): `if-*` when some value matches, `unless-*` when none
+    /// does. WebKit quirk (`ContentExtension::populateTopURLActionCacheIfNeeded`): conditions are
+    /// evaluated with all flag bits set, and a request method never equals "all methods", so a rule that
+    /// also has `request-method` never fires with an `if-*` condition and ignores an `unless-*` one.
+    @inline(__always)
+    static func conditionHolds(
+        _ kind: TriggerCondition.Kind, method: UInt8, someValueMatches: () -> Bool
+    ) -> Bool {
+        if method != 0 { return kind.isInverted }
+        return someValueMatches() != kind.isInverted
+    }
+
     /// Whether a rule's flags admit a load: empty sets in the rule mean "all".
     @inline(__always)
     static func flagsAdmit(_ rule: RuleRecord, _ load: LoadFlags) -> Bool {

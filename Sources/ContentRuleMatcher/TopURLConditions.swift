@@ -145,19 +145,8 @@ enum SortedRules {
         return index < values.count && values[index] == value
     }
 
-    /// Index of the first element not below `value`.
-    static func lowerBound(_ values: [Int32], _ value: Int32) -> Int {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if values[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// Index of the first element not below `value`.
-    static func lowerBound(_ values: [UInt32], _ value: UInt32) -> Int {
+    /// Index of the first element not below `value` (specialized for `Int32` rules and `UInt32` slots).
+    static func lowerBound<T: BinaryInteger>(_ values: [T], _ value: T) -> Int {
         var low = 0
         var high = values.count
         while low < high {
@@ -263,8 +252,7 @@ enum DomainLookup {
         while let id = rules.domainHashSlot(slot) {
             let domain = rules.domain(id)
             if domain.subdomains == subdomains, domain.caseSensitive == sensitive, domain.text.count == key.count,
-                ContentRuleList.equal(domain.text, key, at: 0, fold: !sensitive)
-                    || (!sensitive && equalFolded(domain.text, key))
+                sensitive ? ContentRuleList.equal(domain.text, key, at: 0, fold: false) : equalFolded(domain.text, key)
             {
                 for index in domain.postings { found.append(rules.domainPosting(index)) }
             }

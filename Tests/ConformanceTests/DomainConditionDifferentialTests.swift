@@ -2,6 +2,7 @@ import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
 import Foundation
+import TestSupport
 import Testing
 
 /// `if-domain` / `unless-domain` decided by the fast strategy's hash tables against the generated

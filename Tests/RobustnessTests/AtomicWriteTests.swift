@@ -40,7 +40,7 @@ import Testing
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easyprivacy.json").path
         let directory = try Self.temporaryDirectory()
         let output = directory.appendingPathComponent("out.cbrl").path
-        var generator = SplitMix64(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         var sawComplete = false
         for attempt in 0..<12 {
             let process = Process()

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func bitFlipsAreCaughtByTheChecksum() {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<2_000 {
             var bytes = Self.sample
             let offset = 64 + Int(generator.next() % UInt64(bytes.count - 64))
@@ -91,7 +91,7 @@ import Testing
     /// reader's own validation stands between the data and a crash. Every file must either fail to
     /// open, or open and then answer requests with both strategies (any answer, but no trap).
     @Test func corruptPayloadWithValidChecksumNeverCrashes() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var errors = 0
         for round in 0..<20_000 {
             var bytes = Self.sample
@@ -146,19 +146,6 @@ import Testing
     static func fixChecksum(_ bytes: inout [UInt8]) {
         let checksum = BinaryRuleList.checksum(Array(bytes[64...]))
         for index in 0..<8 { bytes[32 + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(index))) }
-    }
-}
-
-/// A small seeded generator (SplitMix64) for reproducible corruption.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

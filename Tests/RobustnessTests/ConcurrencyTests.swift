@@ -24,7 +24,7 @@ import Testing
                     ResourceLoadInfo(url: url, mainDocumentURL: WebURL(request.mainDocumentURL), resourceType: type))
             }
         } else {
-            var random = SplitMix64(seed: 8)
+            var random = SeededGenerator(seed: 8)
             let hosts = ["ads.example.com", "cdn.krxd.net", "pagead2.google.com", "news.example.com", "a.b.co.uk"]
             let paths = ["/", "/ad.js", "/banner/300x250.gif", "/pagead/show_ads.js", "/track?id=1", "/img/logo.png"]
             for _ in 0..<3_000 {
