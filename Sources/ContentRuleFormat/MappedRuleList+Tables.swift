@@ -205,15 +205,17 @@ extension MappedRuleList {
         Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 12))]
     }
 
-    /// Appends the rules filed under each gram of `url` (lower-cased) that the literal index holds,
-    /// with duplicates. One hash probe sequence per byte of the URL.
-    /// - Complexity: O(URL length + candidates).
+    /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
+    /// holds: a gram that occurs many times in the URL adds its rules once, so a long URL repeating one
+    /// literal costs a scan, not a sort of its repetitions. One hash probe sequence per byte of the URL.
+    /// - Complexity: O(URL length + distinct indexed grams × their rules).
     public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
         let capacity = sections.literalHash.count
         guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
+        var seen = SeenSlots()
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         for at in 3..<url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
@@ -223,6 +225,7 @@ extension MappedRuleList {
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
+                    guard seen.insert(slot, capacity: capacity) else { break }
                     let start = postings + Int(bytes.u32(table + slot * 8 + 4)) * 4
                     let count = Int(bytes.u32(start))
                     for index in 0..<count { candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4))) }
@@ -262,5 +265,30 @@ extension MappedRuleList {
             if value <= rule { low = middle + 1 } else { high = middle }
         }
         return UInt32(rule + low)
+    }
+}
+
+/// The literal-index slots one URL scan has already taken rules from: a short list while there are few
+/// (the common case: no allocation beyond it), a bit set over the table once there are many.
+struct SeenSlots {
+    private var few: [Int] = []
+    private var bits: [UInt64] = []
+
+    /// Records `slot`; false when it was recorded before.
+    /// - Complexity: O(1) amortized (at most 16 comparisons, then one bit test).
+    mutating func insert(_ slot: Int, capacity: Int) -> Bool {
+        if bits.isEmpty {
+            if few.contains(slot) { return false }
+            if few.count < 16 {
+                few.append(slot)
+                return true
+            }
+            bits = [UInt64](repeating: 0, count: (capacity + 63) / 64)
+            for old in few { bits[old >> 6] |= 1 << UInt64(old & 63) }
+        }
+        let mask: UInt64 = 1 << UInt64(slot & 63)
+        if bits[slot >> 6] & mask != 0 { return false }
+        bits[slot >> 6] |= mask
+        return true
     }
 }
