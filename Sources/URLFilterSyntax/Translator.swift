@@ -23,18 +23,75 @@ struct Translator {
         return false
     }
 
+    /// The PCRE2 text of the url-filter.
+    ///
+    /// Searches stay linear in the URL where a plain translation would backtrack quadratically: a
+    /// `.*` followed by a fixed-length run of characters `S` and another `.*` is written
+    /// `(?>[…]*?S)[…]*` — once the first `S` is found, a later `S` can only allow fewer matches of the
+    /// rest (which begins with `.*`), so trying later ones is wasted work; and an unanchored pattern
+    /// that begins with a fixed-length run `X` followed by `.*` is written
+    /// `\A(?:(?s:.)*[^\x{01}-\x{7f}])?(?>[…]*?X)[…]*…`, for the same reason (the first `X` of a run
+    /// of code points 1–127 ends first; no match crosses a byte outside them). The language is
+    /// unchanged; only the search order is. A plain search of `X.*Y.*Z` where `X` occurs often and `Z`
+    /// never would retry from every `X` and every `Y` (SECURITY.md, "Quadratic backtracking").
     func pcre2Pattern() -> String {
-        enum Piece {
-            case node(Int)
-            case close(URLFilterQuantifier)
-        }
         // Case-insensitive: every set is already closed under ASCII case folding, so `(?i)` changes no
         // set; it lets a letter and its other case be written as the bare letter (smaller, faster code).
         var out: [UInt8] = []
         out.reserveCapacity(tree.nodes.count * 2 + 8)
         if !caseSensitive { out.append(contentsOf: [0x28, 0x3F, 0x69, 0x29]) }  // (?i)
-        if tree.isAnchoredAtStart { out.append(contentsOf: [0x5C, 0x41]) }  // \A
-        var stack: [Piece] = searchTerms.reversed().map { .node($0) }
+        let terms = flattened(searchTerms)
+        var next = 0
+        if tree.isAnchoredAtStart {
+            out.append(contentsOf: [0x5C, 0x41])  // \A
+        } else if let star = terms.firstIndex(where: isDotStar), star > 0, isFixedLength(terms[..<star]),
+            terms[(star + 1)...].contains(where: { !isDotStar($0) })
+        {
+            // Every term matches only code points 1–127, so a match lies inside one run of them: skip to
+            // the start of some run (any byte, then one outside 1–127), then take the run's first `X`.
+            out.append(contentsOf: Array(#"\A(?:(?s:.)*[^\x{01}-\x{7f}])?(?>"#.utf8))
+            appendTerm(terms[star], to: &out)
+            out.append(0x3F)  // lazy
+            for index in terms[..<star] { appendTerm(index, to: &out) }
+            out.append(0x29)
+            next = star
+        }
+        while next < terms.count {
+            let index = terms[next]
+            if isDotStar(index), let end = terms[(next + 1)...].firstIndex(where: isDotStar), end > next + 1,
+                isFixedLength(terms[(next + 1)..<end])
+            {
+                out.append(contentsOf: [0x28, 0x3F, 0x3E])  // (?>
+                appendTerm(index, to: &out)
+                out.append(0x3F)  // lazy
+                for fixed in terms[(next + 1)..<end] { appendTerm(fixed, to: &out) }
+                out.append(0x29)
+                next = end
+                continue
+            }
+            appendTerm(index, to: &out)
+            next += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether every term matches exactly one character (an unquantified set that does not match the
+    /// end of input).
+    private func isFixedLength(_ terms: ArraySlice<Int>) -> Bool {
+        terms.allSatisfy { index in
+            let node = tree.nodes[index]
+            guard node.quantifier == .one, case .characterSet(let set) = node.atom else { return false }
+            return !set.matchesEndOfInput
+        }
+    }
+
+    /// Appends the PCRE2 text of one term (a set or a group, with its quantifier).
+    private func appendTerm(_ term: Int, to out: inout [UInt8]) {
+        enum Piece {
+            case node(Int)
+            case close(URLFilterQuantifier)
+        }
+        var stack: [Piece] = [.node(term)]
         while let piece = stack.popLast() {
             switch piece {
             case .close(let quantifier):
@@ -64,7 +121,6 @@ struct Translator {
                 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     static func appendQuantifier(_ quantifier: URLFilterQuantifier, to out: inout [UInt8]) {
