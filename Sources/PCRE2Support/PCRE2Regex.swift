@@ -1,4 +1,5 @@
 internal import CPCRE2
+import Synchronization
 
 /// A compiled PCRE2 pattern (8-bit code units), JIT-compiled when the platform supports it.
 ///
@@ -11,10 +12,13 @@ internal import CPCRE2
 /// the JIT stack limit) is run again with PCRE2's DFA algorithm (`pcre2_dfa_match`: no backtracking,
 /// one pass over the subject), which gives the same answer for patterns without back-references or
 /// assertions other than `\A`/`\z` (all url-filter translations) — WebKit's own DFA never fails, so
-/// a limit must not change an answer. `PCRE2Scratch.lastMatchHitLimit` records that the backtracking
-/// search hit a limit; only when the DFA run fails too (its workspace is capped, which nested
-/// plus-groups like `(a+)+` exhaust on long runs) is the outcome `.limitExceeded`, reported as no
-/// match by `matches(_:scratch:)`.
+/// a limit must not change an answer. A pattern with a repeated group (`(…)*`, `(…)+`: the shape of
+/// exponential backtracking, which no url-filter of the real lists has) gets a much smaller
+/// match limit (`repeatedGroupMatchLimit`): its usual searches end long before, a hostile subject
+/// reaches the DFA run after about 2 µs. `PCRE2Scratch.lastMatchHitLimit` records that the
+/// backtracking search hit a limit, `lastMatchUsedDFA` that the DFA algorithm answered; only when the DFA run fails too (its workspace is capped, which nested plus-groups like
+/// `(a+)+` exhaust on long runs) is the outcome `.limitExceeded`, reported as no match by
+/// `matches(_:scratch:)`.
 public final class PCRE2Regex: @unchecked Sendable {
     let code: OpaquePointer
     /// The source and options, kept to build the DFA fallback when a search hits a limit.
@@ -24,6 +28,11 @@ public final class PCRE2Regex: @unchecked Sendable {
     public let captureCount: Int
     /// Whether JIT compilation succeeded.
     public let isJITCompiled: Bool
+    /// Whether the pattern repeats a group (`)*` or `)+` outside a class), the shape of exponential
+    /// backtracking: its backtracking searches stop at `repeatedGroupMatchLimit`.
+    public let repeatsAGroup: Bool
+    /// The DFA form of the pattern (`dfaSearch`), compiled on first use and kept.
+    private let dfaCode = Mutex<OpaquePointer?>(nil)
 
     /// Compiles `pattern` (its UTF-8 bytes) with `options`, then tries to JIT-compile it.
     ///
@@ -54,12 +63,47 @@ public final class PCRE2Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)
         isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+        repeatsAGroup = Self.hasRepeatedGroup(utf8.dropLast())
     }
 
-    deinit { pcre2_code_free_8(code) }
+    deinit {
+        pcre2_code_free_8(code)
+        dfaCode.withLock { if let dfa = $0 { pcre2_code_free_8(dfa) } }
+    }
 
-    /// The match limit set on every match (`pcre2_set_match_limit`).
-    public static var matchLimit: UInt32 { 1_000_000 }
+    /// Whether `pattern` has `)` followed by a greedy `*` or `+`, outside a class and not escaped. The
+    /// translation's own lazy group (`(?:[…]*+[^…])*?`, one step per run of ASCII bytes) is not one.
+    static func hasRepeatedGroup(_ pattern: ArraySlice<UInt8>) -> Bool {
+        var inClass = false
+        var escaped = false
+        var previous: UInt8 = 0
+        for (position, byte) in zip(pattern.indices, pattern) {
+            if escaped {
+                escaped = false
+                previous = 0  // an escaped character is never a group's `)`
+                continue
+            }
+            defer { previous = byte }
+            switch byte {
+            case UInt8(ascii: "\\"): escaped = true
+            case UInt8(ascii: "["): inClass = true
+            case UInt8(ascii: "]"): inClass = false
+            case UInt8(ascii: "*"), UInt8(ascii: "+"):
+                let lazy = position + 1 < pattern.endIndex && pattern[position + 1] == UInt8(ascii: "?")
+                if !inClass && previous == UInt8(ascii: ")") && !lazy { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// The match limit set on every match (`pcre2_set_match_limit`): about 1 ms of JIT backtracking on
+    /// this machine class before the DFA algorithm takes over. The JIT counts about one unit per byte a
+    /// lazy `.*?` steps over, so URLs of 100 KiB and more may reach it with ordinary patterns; the
+    /// answer is the same, only slower.
+    public static var matchLimit: UInt32 { 100_000 }
+    /// The match limit of patterns that repeat a group (`repeatsAGroup`).
+    public static var repeatedGroupMatchLimit: UInt32 { 200 }
     /// The depth limit set on every match (`pcre2_set_depth_limit`; the interpreter only, the JIT is
     /// bounded by the scratch's JIT stack instead).
     public static var depthLimit: UInt32 { 10_000 }
@@ -76,9 +120,12 @@ public final class PCRE2Regex: @unchecked Sendable {
     public func matchesReportingLimit(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch)
         -> PCRE2MatchOutcome
     {
+        if repeatsAGroup { pcre2_set_match_limit_8(scratch.matchContext, Self.repeatedGroupMatchLimit) }
         let rc = run(subject, matchData: scratch.matchData, context: scratch.matchContext)
+        if repeatsAGroup { pcre2_set_match_limit_8(scratch.matchContext, Self.matchLimit) }
         let outcome = Self.outcome(rc)
         scratch.lastMatchHitLimit = outcome == .limitExceeded
+        scratch.lastMatchUsedDFA = outcome == .limitExceeded
         return outcome == .limitExceeded ? dfaSearch(subject, scratch: scratch) : outcome
     }
 
@@ -87,22 +134,9 @@ public final class PCRE2Regex: @unchecked Sendable {
 
     /// The search again with `pcre2_dfa_match`, as one anchored pass: `(?s:[\x00-\xff]*)(?:pattern)`
     /// keeps a "not started yet" state alive at every position, so the time is linear in the subject
-    /// (times the pattern size) instead of quadratic. Compiled on demand: limit hits are rare.
+    /// (times the pattern size) instead of quadratic. Compiled on first use and kept.
     func dfaSearch(_ subject: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) -> PCRE2MatchOutcome {
-        let anchored = options.contains(.anchored)
-        var source = Array((anchored ? pattern : #"(?s:[\x00-\xff]*)(?:"# + pattern + ")").utf8)
-        let length = source.count
-        source.append(0)
-        var errorCode: Int32 = 0
-        var errorOffset = 0
-        guard let context = pcre2_compile_context_create_8(nil) else { return .limitExceeded }
-        defer { pcre2_compile_context_free_8(context) }
-        if options.extraOptions != 0 { pcre2_set_compile_extra_options_8(context, options.extraOptions) }
-        let compiled = source.withUnsafeBufferPointer {
-            pcre2_compile_8($0.baseAddress, length, options.compileOptions, &errorCode, &errorOffset, context)
-        }
-        guard let compiled else { return .limitExceeded }
-        defer { pcre2_code_free_8(compiled) }
+        guard let compiled = dfaCompiled() else { return .limitExceeded }
         var empty: UInt8 = 0
         // The DFA keeps its active states in this workspace. Nested plus-groups such as `(a+)+` need a
         // state per repetition and run out of any fixed size on long runs; the cap bounds the time such a
@@ -123,6 +157,26 @@ public final class PCRE2Regex: @unchecked Sendable {
                 continue
             }
             return rc == PCRE2_ERROR_DFA_WSSIZE ? .limitExceeded : Self.outcome(rc)
+        }
+    }
+
+    /// The DFA form, `(?s:[\x00-\xff]*)(?:pattern)` unless anchored; nil if PCRE2 rejects it.
+    private func dfaCompiled() -> OpaquePointer? {
+        dfaCode.withLock { cached in
+            if let cached { return cached }
+            let anchored = options.contains(.anchored)
+            var source = Array((anchored ? pattern : #"(?s:[\x00-\xff]*)(?:"# + pattern + ")").utf8)
+            let length = source.count
+            source.append(0)
+            var errorCode: Int32 = 0
+            var errorOffset = 0
+            guard let context = pcre2_compile_context_create_8(nil) else { return nil }
+            defer { pcre2_compile_context_free_8(context) }
+            if options.extraOptions != 0 { pcre2_set_compile_extra_options_8(context, options.extraOptions) }
+            cached = source.withUnsafeBufferPointer {
+                pcre2_compile_8($0.baseAddress, length, options.compileOptions, &errorCode, &errorOffset, context)
+            }
+            return cached
         }
     }
 
@@ -200,6 +254,9 @@ public final class PCRE2Scratch {
     /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
     /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
     public internal(set) var lastMatchHitLimit = false
+    /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm (after a
+    /// limit hit).
+    public internal(set) var lastMatchUsedDFA = false
 
     /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
     public init() {

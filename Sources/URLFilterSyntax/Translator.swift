@@ -30,7 +30,7 @@ struct Translator {
     /// `(?>[…]*?S)[…]*` — once the first `S` is found, a later `S` can only allow fewer matches of the
     /// rest (which begins with `.*`), so trying later ones is wasted work; and an unanchored pattern
     /// that begins with a fixed-length run `X` followed by `.*` is written
-    /// `\A(?:(?s:.)*[^\x{01}-\x{7f}])?(?>[…]*?X)[…]*…`, for the same reason (the first `X` of a run
+    /// `\A(?:[…]*+[^\x{01}-\x{7f}])*?(?>[…]*?X)[…]*…`, for the same reason (the first `X` of a run
     /// of code points 1–127 ends first; no match crosses a byte outside them). The language is
     /// unchanged; only the search order is. A plain search of `X.*Y.*Z` where `X` occurs often and `Z`
     /// never would retry from every `X` and every `Y` (SECURITY.md, "Quadratic backtracking").
@@ -47,9 +47,10 @@ struct Translator {
         } else if let star = terms.firstIndex(where: isDotStar), star > 0, isFixedLength(terms[..<star]),
             terms[(star + 1)...].contains(where: { !isDotStar($0) })
         {
-            // Every term matches only code points 1–127, so a match lies inside one run of them: skip to
-            // the start of some run (any byte, then one outside 1–127), then take the run's first `X`.
-            out.append(contentsOf: Array(#"\A(?:(?s:.)*[^\x{01}-\x{7f}])?(?>"#.utf8))
+            // Every term matches only code points 1–127, so a match lies inside one run of them: skip
+            // whole runs and one byte outside 1–127 each (possessive: a step per run, not per byte),
+            // fewest first, then take that run's first `X`.
+            out.append(contentsOf: Array(#"\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?(?>"#.utf8))
             appendTerm(terms[star], to: &out)
             out.append(0x3F)  // lazy
             for index in terms[..<star] { appendTerm(index, to: &out) }

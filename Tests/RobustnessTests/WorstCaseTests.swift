@@ -92,21 +92,27 @@ import URLFilterSyntax
         pattern.hasPrefix("(a+)+") && expected && url.count > 10_000
     }
 
-    /// The defined behaviour at a PCRE2 limit, on the matcher: the backtracking search of `(a*)*b` hits
-    /// the match limit on 40 `a` + `c`, and the DFA fallback finds the later `ab`, as WebKit's DFA does.
+    /// The defined behaviour at a PCRE2 limit, on the matcher: the backtracking search of
+    /// `a*a*a*a*a*a*a*a*b` (polynomial: every split of the run between the eight stars) hits the match
+    /// limit on 40 `a` + `c`, and the DFA fallback finds the later `ab`, as WebKit's DFA does; so does
+    /// `(a*)*b`, a repeated group, at its smaller limit.
     @Test func limitHitFallsBackToTheDFA() throws {
-        let list = try #require(
-            Hostile.compile(#"[{"trigger":{"url-filter":"(a*)*b"},"action":{"type":"block"}}]"#).list)
         let url = "https://x.test/?q=" + String(repeating: "a", count: 40) + "cab"
         let load = try #require(Hostile.script(url))
-        #expect(list.actions(for: load).actions == [.block])
-        #expect(list.referenceActions(for: load).actions == [.block])
-        // Directly on PCRE2: the backtracking search reports the limit, the answer is still exact.
-        let regex = try PCRE2Regex("(a*)*b", options: [])
         let scratch = PCRE2Scratch()
         let bytes = Array(url.utf8)
-        #expect(bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) } == .match)
-        #expect(scratch.lastMatchHitLimit)
+        for (pattern, repeatsAGroup) in [("a*a*a*a*a*a*a*a*b", false), ("(a*)*b", true)] {
+            let list = try #require(
+                Hostile.compile(#"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#).list)
+            #expect(list.actions(for: load).actions == [.block], "\(pattern)")
+            #expect(list.referenceActions(for: load).actions == [.block], "\(pattern)")
+            // Directly on PCRE2: the answer is exact, and says which way it was found.
+            let regex = try PCRE2Regex(pattern, options: [])
+            #expect(regex.repeatsAGroup == repeatsAGroup)
+            #expect(bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) } == .match)
+            #expect(scratch.lastMatchHitLimit, "\(pattern)")
+            #expect(scratch.lastMatchUsedDFA, "\(pattern)")
+        }
     }
 
     /// Where the fallback gives up: `(a+)+b` with 100,000 `a` before the match. Defined behaviour:
@@ -119,7 +125,7 @@ import URLFilterSyntax
             bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) }
         }
         #expect(outcome == .limitExceeded)
-        #expect(scratch.lastMatchHitLimit)
+        #expect(scratch.lastMatchHitLimit && scratch.lastMatchUsedDFA)
         #expect(seconds < 2)
         // Short runs are answered exactly.
         let short = Array((String(repeating: "a", count: 40) + "cab").utf8)

@@ -38,7 +38,7 @@ import Testing
         let simple = try PCRE2Regex("b+", options: [])
         let bytes: [UInt8] = Array("aabba".utf8)
         #expect(bytes.withUnsafeBufferPointer { simple.matches($0, scratch: scratch) })
-        #expect(!scratch.lastMatchHitLimit)
+        #expect(!scratch.lastMatchHitLimit && !scratch.lastMatchUsedDFA)
         // Catastrophic backtracking must stop at the match limit instead of running for ages; the
         // DFA run then gives the regular-language answer (no match: the subject ends with "b").
         let evil = try PCRE2Regex("(a|aa)+$", options: [])
@@ -47,14 +47,33 @@ import Testing
             evil.matchesReportingLimit($0, scratch: scratch)
         }
         #expect(outcome == .noMatch)
-        #expect(scratch.lastMatchHitLimit)
+        #expect(evil.repeatsAGroup)  // a repeated group: the smaller limit
+        #expect(scratch.lastMatchHitLimit && scratch.lastMatchUsedDFA)
         #expect(!subject.withUnsafeBufferPointer { evil.matches($0, scratch: scratch) })
         // …and finds a match that lies beyond the explosion (regression: it used to say no match).
         let later: [UInt8] = Array((String(repeating: "a", count: 40) + "c" + "ab").utf8)
         let nested = try PCRE2Regex("(a*)*b", options: [])
         #expect(later.withUnsafeBufferPointer { nested.matchesReportingLimit($0, scratch: scratch) } == .match)
-        #expect(scratch.lastMatchHitLimit)
-        #expect(PCRE2Regex.matchLimit == 1_000_000)
+        #expect(scratch.lastMatchHitLimit && scratch.lastMatchUsedDFA)
+        // Polynomial backtracking without a repeated group stops at the (small) match limit instead.
+        let stars = try PCRE2Regex("a*a*a*a*a*a*a*a*b", options: [])
+        #expect(!stars.repeatsAGroup)
+        #expect(later.withUnsafeBufferPointer { stars.matchesReportingLimit($0, scratch: scratch) } == .match)
+        #expect(scratch.lastMatchHitLimit && scratch.lastMatchUsedDFA)
+        #expect(PCRE2Regex.matchLimit == 100_000 && PCRE2Regex.repeatedGroupMatchLimit == 200)
+    }
+
+    /// Which patterns get the smaller match limit: a group repeated by `*` or `+`; not an escaped `)`,
+    /// not a `)` inside a class, not an optional group.
+    @Test func repeatedGroupsAreRecognized() throws {
+        let cases: [(String, Bool)] = [
+            ("(?:ab)+c", true), ("(a*)*b", true), ("x(?:a(?:b)?)*", true), (#"\)*a"#, false), ("[)]*a", false),
+            ("[)]+", false), (#"[\])]*a"#, false), ("(?:a+b)?c", false), ("a*b+", false),
+            ("(?:[a-z]*+[^a-z])*?x", false),
+        ]
+        for (pattern, expected) in cases {
+            #expect(try PCRE2Regex(pattern, options: []).repeatsAGroup == expected, "\(pattern)")
+        }
     }
 
     @Test func emptySubject() throws {

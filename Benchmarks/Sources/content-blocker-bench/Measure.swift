@@ -91,6 +91,10 @@ struct Record: Encodable {
     var ratioToOurs: Double?
     var meanRatioToOurs: Double?
     var targets: [TargetCheck]?
+    // Added for the worst-case pass (issue 5): the largest per-request time after taking each request's
+    // smallest time over the runs (machine noise removed), and that request.
+    var slowestBestOfRunsUs: Double?
+    var slowestBestOfRunsURL: String?
 
     init(workload: String, requestSet: String? = nil, engine: String, peer: String, phase: String, unit: String) {
         self.workload = workload

@@ -11,6 +11,8 @@
 //   content-blocker-bench callgrind --binary FILE --requests FILE --count N --engine ours-actions|ours|reference
 //     Loads a compiled list and matches the first N requests from strings, with callgrind's
 //     instrumentation on only around that loop (run under valgrind --tool=callgrind --instr-atstart=no).
+//   content-blocker-bench worstcase --rules JSON --name W --work DIR [--mode quick|full] [--runs N]
+//     Issue 5's worst case: the rules plus hostile ones, adversarial long URLs (WorstCase.swift).
 //   content-blocker-bench load --binary FILE --runs N [--url U --frame F --type T]
 //     Fresh-process figures: open → ready to match (each of N opens), first match, RSS (JSON on stdout).
 import CCallgrind
@@ -148,7 +150,7 @@ func printRecord(_ record: Record) {
     func fmt(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
     var line = "    \(record.engine) \(record.phase)"
     if let set = record.requestSet { line += " [\(set) ×\(record.requests ?? 0)]" }
-    if record.phase == "latency" {
+    if record.phase == "latency" || record.phase == "worstcase" {
         line += ": p50 \(fmt(record.p50)) p90 \(fmt(record.p90)) p99 \(fmt(record.p99)) p99.9 \(fmt(record.p999))"
         line += " max \(fmt(record.max)) mean \(fmt(record.mean)) \(record.unit)"
         if let url = record.worstURL {
@@ -224,6 +226,7 @@ do {
     case "run": exit(try runWorkload(arguments))
     case "callgrind": exit(try runCallgrind(arguments))
     case "load": exit(try runLoad(arguments))
+    case "worstcase": exit(try runWorstCase(arguments))
     default:
         print("usage: content-blocker-bench run|callgrind ... (see the comment at the top of main.swift)")
         exit(2)
