@@ -1,0 +1,118 @@
+/// Distinct byte strings numbered in first-insertion order and stored back to back in one array: the
+/// writer's deduplication tables (strings, patterns, domains, conditions, templates) without a `Hasher`
+/// and without an array per key.
+///
+/// A key is built at the end of ``bytes`` with the `append` methods, then ``finish()`` keeps it (a new
+/// id) or removes it again (the id of the equal key stored before). Because keys are kept in id order,
+/// the string pool's ``bytes`` are the STRS section itself.
+struct ByteKeyTable {
+    /// Every distinct key in id order, followed by the key being built.
+    private(set) var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// Open addressing, linear probing: a key id, or -1 for an empty slot.
+    private var slots = [Int32](repeating: -1, count: 64)
+
+    /// Number of distinct keys.
+    var count: Int { hashes.count }
+
+    /// Where key `id` is in ``bytes``.
+    func range(_ id: Int) -> Range<Int> { starts[id]..<starts[id + 1] }
+
+    subscript(id: Int) -> ArraySlice<UInt8> { bytes[starts[id]..<starts[id + 1]] }
+
+    /// Bytes of the key being built so far.
+    var pendingCount: Int { bytes.count - starts[starts.count - 1] }
+
+    mutating func reserve(keys: Int, bytes byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        hashes.reserveCapacity(keys)
+        starts.reserveCapacity(keys + 1)
+    }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(u32 value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func append(_ text: Substring) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func append(_ slice: ArraySlice<UInt8>) { bytes.append(contentsOf: slice) }
+
+    /// Removes the last `count` bytes of the key being built.
+    mutating func removePending(last count: Int) {
+        precondition(count <= pendingCount)
+        bytes.removeLast(count)
+    }
+
+    /// Writes `value` little-endian at `offset` bytes into the key being built.
+    mutating func setPending(u32 value: UInt32, at offset: Int) {
+        let start = starts[starts.count - 1] + offset
+        for index in 0..<4 { bytes[start + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
+    /// Ends the key being built: its id, and whether it is new.
+    mutating func finish() -> (id: Int, isNew: Bool) {
+        let start = starts[starts.count - 1]
+        let end = bytes.count
+        let hash = ByteRange.hash(bytes, start..<end)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let id = Int(slots[slot])
+            if hashes[id] == hash && ByteRange.equal(bytes, starts[id]..<starts[id + 1], start..<end) {
+                bytes.removeLast(end - start)
+                return (id, false)
+            }
+            slot = (slot + 1) & mask
+        }
+        let id = hashes.count
+        slots[slot] = Int32(id)
+        hashes.append(hash)
+        starts.append(end)
+        if hashes.count * 2 > slots.count { grow() }
+        return (id, true)
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (id, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id)
+        }
+    }
+}
+
+/// Deduplicated UTF-8 strings, appended to the STRS section.
+///
+/// Keys are byte strings, not `String`s: `String` equality is Unicode canonical equivalence, which
+/// would merge differently encoded selectors.
+struct StringPool {
+    private var table = ByteKeyTable()
+
+    /// The STRS section.
+    var bytes: [UInt8] { table.bytes }
+
+    mutating func add(_ text: String) -> (UInt32, UInt32) {
+        table.append(text)
+        return finish()
+    }
+
+    mutating func add(_ slice: ArraySlice<UInt8>) -> (UInt32, UInt32) {
+        table.append(slice)
+        return finish()
+    }
+
+    /// `(offset, length)` of the string just appended; `(0, 0)` for the empty string, which is not stored.
+    private mutating func finish() -> (UInt32, UInt32) {
+        let length = table.pendingCount
+        if length == 0 { return (0, 0) }
+        let id = table.finish().id
+        return (UInt32(table.range(id).lowerBound), UInt32(length))
+    }
+}
