@@ -141,14 +141,7 @@ struct BinaryRuleListWriter {
         patterns.append(u32: UInt32(text.utf8.count))
         patterns.append(text)
         // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII.
-        if let required = pattern.requiredLiteral {
-            var ascii = true
-            for byte in required.utf8 {
-                ascii = ascii && byte < 0x80
-                patterns.append(RequiredLiteral.lowercased(byte))
-            }
-            if !ascii { patterns.removePending(last: required.utf8.count) }
-        }
+        if let required = pattern.requiredLiteral { patterns.appendLowercasedASCII(required) }
         return UInt32(patterns.finish().id)
     }
 
@@ -221,25 +214,30 @@ struct BinaryRuleListWriter {
     /// The id of a domain entry, and whether the hash table holds it.
     private mutating func domain(_ pattern: CompiledPattern) -> (UInt32, Bool) {
         var flags: UInt32 = pattern.caseSensitive ? Layout.domainCaseSensitive : 0
-        var text = Substring(pattern.source)
-        if text.first == "*" {
-            flags |= Layout.domainSubdomains
-            text = text.dropFirst()
-        }
-        let indexed =
-            !text.isEmpty && pattern.pcre2Pattern != nil
-            && text.utf8.allSatisfy {
-                RequiredLiteral.isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-                    || $0 == UInt8(ascii: "_")
+        var source = pattern.source
+        source.makeContiguousUTF8()
+        return source.utf8.withContiguousStorageIfAvailable { utf8 in
+            var text = utf8[...]
+            // A leading `*` Character (a `*` byte that no combining scalar follows).
+            if text.first == UInt8(ascii: "*"), text.count == 1 || text[1] < 0x80 || pattern.source.first == "*" {
+                flags |= Layout.domainSubdomains
+                text = text.dropFirst()
             }
-        if indexed {
-            domains.append(u32: flags | Layout.domainIndexed)
-            domains.append(text)
-        } else {
-            domains.append(u32: flags)
-            domains.append(pattern.pcre2Pattern ?? "")
-        }
-        return (UInt32(domains.finish().id), indexed)
+            let indexed =
+                !text.isEmpty && pattern.pcre2Pattern != nil
+                && text.allSatisfy {
+                    RequiredLiteral.isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                        || $0 == UInt8(ascii: "_")
+                }
+            if indexed {
+                domains.append(u32: flags | Layout.domainIndexed)
+                domains.append(text)
+            } else {
+                domains.append(u32: flags)
+                domains.append(pattern.pcre2Pattern ?? "")
+            }
+            return (UInt32(domains.finish().id), indexed)
+        }!
     }
 
     /// The id of the condition just appended to `conditions`; identical conditions share one record.

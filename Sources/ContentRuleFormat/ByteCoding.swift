@@ -8,9 +8,14 @@ struct ByteWriter {
     mutating func u64(_ value: UInt64) { integer(value) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    /// Appends the integer's little-endian bytes in one copy.
+    /// Appends the integer's little-endian bytes (an unrolled loop of single-byte appends: cheaper than
+    /// `append(contentsOf:)` for 2 to 8 bytes).
     @inline(__always) mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        var rest = value
+        for _ in 0..<MemoryLayout<T>.size {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+        }
     }
 
     /// Reserves room for `count` more bytes.

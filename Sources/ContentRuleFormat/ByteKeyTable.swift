@@ -33,19 +33,33 @@ struct ByteKeyTable {
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     mutating func append(u32 value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 
-    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func append(_ text: String) { append(text.utf8) }
 
-    mutating func append(_ text: Substring) { bytes.append(contentsOf: text.utf8) }
+    /// Appends UTF-8 bytes, copied in one piece when the string is stored contiguously (native strings are).
+    mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) {
+        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: utf8)
+        }
+    }
 
-    mutating func append(_ slice: ArraySlice<UInt8>) { bytes.append(contentsOf: slice) }
-
-    /// Removes the last `count` bytes of the key being built.
-    mutating func removePending(last count: Int) {
-        precondition(count <= pendingCount)
-        bytes.removeLast(count)
+    /// Appends `text` ASCII lower-cased, or nothing when it is not all ASCII.
+    mutating func appendLowercasedASCII(_ text: String) {
+        let start = bytes.count
+        append(text)
+        for index in start..<bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                bytes.removeLast(bytes.count - start)
+                return
+            }
+            if byte >= 0x41 && byte <= 0x5A { bytes[index] = byte | 0x20 }
+        }
     }
 
     /// Writes `value` little-endian at `offset` bytes into the key being built.
