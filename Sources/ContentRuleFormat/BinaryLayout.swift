@@ -82,7 +82,9 @@ enum Layout {
 
     static let requestMethods = RequestMethod.allCases
 
-    static func conditionKind(_ kind: TriggerCondition.Kind) -> UInt8 { UInt8(conditionKinds.firstIndex(of: kind)! + 1) }
+    static func conditionKind(_ kind: TriggerCondition.Kind) -> UInt8 {
+        UInt8(conditionKinds.firstIndex(of: kind)! + 1)
+    }
     static func methodCode(_ method: RequestMethod?) -> UInt8 {
         method.map { UInt8(requestMethods.firstIndex(of: $0)! + 1) } ?? 0
     }

@@ -153,7 +153,8 @@ struct BinaryRuleListWriter {
     private func textRange(_ id: Int) -> Range<Int> {
         let start = patterns.range(id).lowerBound
         let bytes = patterns.bytes
-        let length = Int(bytes[start + 2]) | Int(bytes[start + 3]) << 8 | Int(bytes[start + 4]) << 16
+        let length =
+            Int(bytes[start + 2]) | Int(bytes[start + 3]) << 8 | Int(bytes[start + 4]) << 16
             | Int(bytes[start + 5]) << 24
         return (start + Self.patternHeaderSize)..<(start + Self.patternHeaderSize + length)
     }
@@ -165,8 +166,10 @@ struct BinaryRuleListWriter {
     /// shared suffix template (``PatternTemplates``).
     private mutating func writePatterns() {
         let bytes = patterns.bytes
-        let regexTexts = (0..<patterns.count).filter { bytes[patterns.range($0).lowerBound] == Layout.PatternKind.regex.rawValue }
-            .map { textRange($0) }
+        let regexTexts = (0..<patterns.count).filter {
+            bytes[patterns.range($0).lowerBound] == Layout.PatternKind.regex.rawValue
+        }
+        .map { textRange($0) }
         let (chosen, splits) = PatternTemplates.choose(bytes, regexTexts)
         var templates = ByteWriter()
         for template in chosen {

@@ -62,12 +62,6 @@ struct ByteKeyTable {
         }
     }
 
-    /// Writes `value` little-endian at `offset` bytes into the key being built.
-    mutating func setPending(u32 value: UInt32, at offset: Int) {
-        let start = starts[starts.count - 1] + offset
-        for index in 0..<4 { bytes[start + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
-
     /// Ends the key being built: its id, and whether it is new.
     mutating func finish() -> (id: Int, isNew: Bool) {
         let start = starts[starts.count - 1]

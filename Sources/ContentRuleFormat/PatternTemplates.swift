@@ -40,7 +40,8 @@ enum PatternTemplates {
             close(index)
             if byte == UInt8(ascii: "\\") {
                 index += 2
-                if index - 1 < count, at(index - 1) == UInt8(ascii: "x"), index < count, at(index) == UInt8(ascii: "{") {
+                if index - 1 < count, at(index - 1) == UInt8(ascii: "x"), index < count, at(index) == UInt8(ascii: "{")
+                {
                     while index < count, at(index) != UInt8(ascii: "}") { index += 1 }
                     index += 1
                 }
@@ -87,7 +88,9 @@ enum PatternTemplates {
             }
             var prefix = -1
             var suffix = -1
-            if prefixEnd >= minimumLength { prefix = prefixes.add(bytes[text.lowerBound..<(text.lowerBound + prefixEnd)]) }
+            if prefixEnd >= minimumLength {
+                prefix = prefixes.add(bytes[text.lowerBound..<(text.lowerBound + prefixEnd)])
+            }
             if text.count - suffixStart >= minimumLength {
                 suffix = suffixes.add(bytes[(text.lowerBound + suffixStart)..<text.upperBound])
             }
