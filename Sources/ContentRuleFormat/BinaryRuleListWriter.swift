@@ -37,6 +37,7 @@ struct BinaryRuleListWriter {
         var fallbacks = ByteWriter()
         var topURLRules: [UInt32] = []
         patterns.reserve(keys: list.rules.count, bytes: 1 << 20)
+        strings.reserve(strings: list.rules.count)
         for (position, rule) in list.rules.enumerated() {
             let number = Int32(position)
             let patternID = pattern(rule.urlFilter)

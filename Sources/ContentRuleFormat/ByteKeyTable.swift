@@ -24,10 +24,14 @@ struct ByteKeyTable {
     /// Bytes of the key being built so far.
     var pendingCount: Int { bytes.count - starts[starts.count - 1] }
 
+    /// Makes room for `keys` keys of `byteCount` bytes in all without growing.
     mutating func reserve(keys: Int, bytes byteCount: Int) {
         bytes.reserveCapacity(byteCount)
         hashes.reserveCapacity(keys)
         starts.reserveCapacity(keys + 1)
+        var capacity = slots.count
+        while capacity < keys * 2 { capacity *= 2 }
+        if capacity > slots.count { rehash(capacity) }
     }
 
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
@@ -81,12 +85,12 @@ struct ByteKeyTable {
         slots[slot] = Int32(id)
         hashes.append(hash)
         starts.append(end)
-        if hashes.count * 2 > slots.count { grow() }
+        if hashes.count * 2 > slots.count { rehash(slots.count * 2) }
         return (id, true)
     }
 
-    private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
+    private mutating func rehash(_ capacity: Int) {
+        slots = [Int32](repeating: -1, count: capacity)
         let mask = slots.count - 1
         for (id, hash) in hashes.enumerated() {
             var slot = Int(truncatingIfNeeded: hash) & mask
@@ -105,6 +109,8 @@ struct StringPool {
 
     /// The STRS section.
     var bytes: [UInt8] { table.bytes }
+
+    mutating func reserve(strings: Int) { table.reserve(keys: strings, bytes: 0) }
 
     mutating func add(_ text: String) -> (UInt32, UInt32) {
         table.append(text)

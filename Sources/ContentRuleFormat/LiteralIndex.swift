@@ -13,7 +13,9 @@ enum LiteralIndex {
     /// ``IndexHash/gramLength`` bytes, none 0) is in `bytes`. O(total literal length).
     static func build(_ literals: [(rule: Int32, literal: Range<Int>)], in bytes: [UInt8]) -> ([UInt8], [UInt8]) {
         // Per gram: the number of literals containing it (+ commonCost for common grams).
-        var costs = GramTable()
+        var positions = 0
+        for entry in literals { positions += entry.literal.count - IndexHash.gramLength + 1 }
+        var costs = GramTable(expected: positions / 4)
         for (index, entry) in literals.enumerated() {
             for at in entry.literal.lowerBound...(entry.literal.upperBound - IndexHash.gramLength) {
                 costs.count(IndexHash.gram(bytes, at), literal: Int32(index))
@@ -69,11 +71,20 @@ enum LiteralIndex {
 
     /// Open-addressing map from a gram (never 0) to its cost, counting each literal once per gram.
     private struct GramTable {
-        private var grams = [UInt32](repeating: 0, count: 1 << 12)
-        private var costs = [Int32](repeating: 0, count: 1 << 12)
+        private var grams: [UInt32]
+        private var costs: [Int32]
         /// The last literal counted for the gram.
-        private var lastLiteral = [Int32](repeating: -1, count: 1 << 12)
+        private var lastLiteral: [Int32]
         private var used = 0
+
+        /// A table that holds `expected` grams without growing.
+        init(expected: Int) {
+            var capacity = 1 << 12
+            while capacity < expected * 2 { capacity *= 2 }
+            grams = [UInt32](repeating: 0, count: capacity)
+            costs = [Int32](repeating: 0, count: capacity)
+            lastLiteral = [Int32](repeating: -1, count: capacity)
+        }
 
         private func slot(_ gram: UInt32) -> Int {
             let mask = grams.count - 1
