@@ -12,30 +12,51 @@ enum LiteralIndex {
     /// `(LGRM, LPST)` for `literals`, each a rule and where its required literal (at least
     /// ``IndexHash/gramLength`` bytes, none 0) is in `bytes`. O(total literal length).
     static func build(_ literals: [(rule: Int32, literal: Range<Int>)], in bytes: [UInt8]) -> ([UInt8], [UInt8]) {
-        // Per gram: the number of literals containing it (+ commonCost for common grams).
+        // Each distinct gram gets a dense id; `ids` holds the id of every literal position in order.
         var positions = 0
         for entry in literals { positions += entry.literal.count - IndexHash.gramLength + 1 }
-        var costs = GramTable(expected: positions / 4)
+        var gramIDs = GramIDs(expected: positions / 4)
+        var grams: [UInt32] = []
+        // Per gram id: the number of literals containing it (+ commonCost for common grams).
+        var costs: [Int32] = []
+        var lastLiteral: [Int32] = []
+        var ids: [Int32] = []
+        ids.reserveCapacity(positions)
         for (index, entry) in literals.enumerated() {
             for at in entry.literal.lowerBound...(entry.literal.upperBound - IndexHash.gramLength) {
-                costs.count(IndexHash.gram(bytes, at), literal: Int32(index))
+                let gram = IndexHash.gram(bytes, at)
+                let id = gramIDs.id(of: gram, new: grams.count)
+                if id == grams.count {
+                    grams.append(gram)
+                    costs.append(0)
+                    lastLiteral.append(-1)
+                }
+                if lastLiteral[id] != Int32(index) {
+                    lastLiteral[id] = Int32(index)
+                    costs[id] += 1
+                }
+                ids.append(Int32(id))
             }
         }
-        for gram in common { costs.addToCost(gram, commonCost) }
+        for gram in common {
+            let id = gramIDs.id(of: gram, new: -1)
+            if id >= 0 { costs[id] += commonCost }
+        }
         var chosen: [UInt64] = []  // gram << 32 | rule
         chosen.reserveCapacity(literals.count)
+        var position = 0
         for (rule, literal) in literals {
-            var best: UInt32 = 0
+            var best = 0
             var bestCost = Int32.max
-            for at in literal.lowerBound...(literal.upperBound - IndexHash.gramLength) {
-                let gram = IndexHash.gram(bytes, at)
-                let cost = costs.cost(gram)
-                if cost < bestCost {
-                    best = gram
-                    bestCost = cost
+            for _ in 0...(literal.count - IndexHash.gramLength) {
+                let id = Int(ids[position])
+                position += 1
+                if costs[id] < bestCost {
+                    best = id
+                    bestCost = costs[id]
                 }
             }
-            chosen.append(UInt64(best) << 32 | UInt64(UInt32(bitPattern: rule)))
+            chosen.append(UInt64(grams[best]) << 32 | UInt64(UInt32(bitPattern: rule)))
         }
         chosen.sort()
         var distinct = 0
@@ -69,64 +90,51 @@ enum LiteralIndex {
         return (table.bytes, postings.bytes)
     }
 
-    /// Open-addressing map from a gram (never 0) to its cost, counting each literal once per gram.
-    private struct GramTable {
-        private var grams: [UInt32]
-        private var costs: [Int32]
-        /// The last literal counted for the gram.
-        private var lastLiteral: [Int32]
+    /// Open-addressing map from a gram (never 0) to its dense id.
+    private struct GramIDs {
+        private var keys: [UInt32]
+        private var values: [Int32]
         private var used = 0
 
         /// A table that holds `expected` grams without growing.
         init(expected: Int) {
             var capacity = 1 << 12
             while capacity < expected * 2 { capacity *= 2 }
-            grams = [UInt32](repeating: 0, count: capacity)
-            costs = [Int32](repeating: 0, count: capacity)
-            lastLiteral = [Int32](repeating: -1, count: capacity)
+            keys = [UInt32](repeating: 0, count: capacity)
+            values = [Int32](repeating: -1, count: capacity)
         }
 
-        private func slot(_ gram: UInt32) -> Int {
-            let mask = grams.count - 1
+        /// The id of `gram`; when absent, `new` is stored as its id and returned (unless `new` < 0).
+        @inline(__always) mutating func id(of gram: UInt32, new: Int) -> Int {
+            var mask = keys.count - 1
             var slot = IndexHash.gramSlot(gram) & mask
-            while grams[slot] != 0 && grams[slot] != gram { slot = (slot + 1) & mask }
-            return slot
-        }
-
-        mutating func count(_ gram: UInt32, literal: Int32) {
-            var slot = slot(gram)
-            if grams[slot] == 0 {
-                if (used + 1) * 2 > grams.count {
-                    grow()
-                    slot = self.slot(gram)
-                }
-                grams[slot] = gram
-                used += 1
+            while keys[slot] != 0 {
+                if keys[slot] == gram { return Int(values[slot]) }
+                slot = (slot + 1) & mask
             }
-            if lastLiteral[slot] != literal {
-                lastLiteral[slot] = literal
-                costs[slot] += 1
+            if new < 0 { return new }
+            if (used + 1) * 2 > keys.count {
+                grow()
+                mask = keys.count - 1
+                slot = IndexHash.gramSlot(gram) & mask
+                while keys[slot] != 0 { slot = (slot + 1) & mask }
             }
+            keys[slot] = gram
+            values[slot] = Int32(new)
+            used += 1
+            return new
         }
-
-        mutating func addToCost(_ gram: UInt32, _ value: Int32) {
-            let slot = slot(gram)
-            if grams[slot] == gram { costs[slot] += value }
-        }
-
-        /// The cost of a gram that was counted.
-        func cost(_ gram: UInt32) -> Int32 { costs[slot(gram)] }
 
         private mutating func grow() {
-            let (oldGrams, oldCosts, oldLast) = (grams, costs, lastLiteral)
-            grams = [UInt32](repeating: 0, count: oldGrams.count * 2)
-            costs = [Int32](repeating: 0, count: grams.count)
-            lastLiteral = [Int32](repeating: -1, count: grams.count)
-            for index in oldGrams.indices where oldGrams[index] != 0 {
-                let slot = slot(oldGrams[index])
-                grams[slot] = oldGrams[index]
-                costs[slot] = oldCosts[index]
-                lastLiteral[slot] = oldLast[index]
+            let (oldKeys, oldValues) = (keys, values)
+            keys = [UInt32](repeating: 0, count: oldKeys.count * 2)
+            values = [Int32](repeating: -1, count: keys.count)
+            let mask = keys.count - 1
+            for index in oldKeys.indices where oldKeys[index] != 0 {
+                var slot = IndexHash.gramSlot(oldKeys[index]) & mask
+                while keys[slot] != 0 { slot = (slot + 1) & mask }
+                keys[slot] = oldKeys[index]
+                values[slot] = oldValues[index]
             }
         }
     }
