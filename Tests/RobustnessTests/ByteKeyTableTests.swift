@@ -1,6 +1,7 @@
-@testable import ContentRuleFormat
 import TestSupport
 import Testing
+
+@testable import ContentRuleFormat
 
 /// The writer's deduplication tables must number keys exactly like a dictionary filled in the same
 /// order (first insertion wins), since record ids and STRS offsets in the file depend on it.
