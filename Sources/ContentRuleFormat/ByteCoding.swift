@@ -2,9 +2,9 @@
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { integer(value) }
-    mutating func u32(_ value: UInt32) { integer(value) }
+    @inline(__always) mutating func u8(_ value: UInt8) { bytes.append(value) }
+    @inline(__always) mutating func u16(_ value: UInt16) { integer(value) }
+    @inline(__always) mutating func u32(_ value: UInt32) { integer(value) }
     mutating func u64(_ value: UInt64) { integer(value) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
