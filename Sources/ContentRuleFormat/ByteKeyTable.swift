@@ -10,8 +10,9 @@ struct ByteKeyTable {
     private(set) var bytes: [UInt8] = []
     private var starts: [Int] = [0]
     private var hashes: [UInt64] = []
-    /// Open addressing, linear probing: a key id, or -1 for an empty slot.
-    private var slots = [Int32](repeating: -1, count: 64)
+    /// Open addressing, linear probing: the key's hash's upper 32 bits << 32 | its id + 1, or 0 for an
+    /// empty slot (the hash bits in the slot spare a cache miss on `hashes` for most probes).
+    private var slots = [UInt64](repeating: 0, count: 64)
 
     /// Number of distinct keys.
     var count: Int { hashes.count }
@@ -73,16 +74,19 @@ struct ByteKeyTable {
         let hash = ByteRange.hash(bytes, start..<end)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 {
-            let id = Int(slots[slot])
-            if hashes[id] == hash && ByteRange.equal(bytes, starts[id]..<starts[id + 1], start..<end) {
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        while slots[slot] != 0 {
+            let id = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+            if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag
+                && ByteRange.equal(bytes, starts[id]..<starts[id + 1], start..<end)
+            {
                 bytes.removeLast(end - start)
                 return (id, false)
             }
             slot = (slot + 1) & mask
         }
         let id = hashes.count
-        slots[slot] = Int32(id)
+        slots[slot] = tag | UInt64(id + 1)
         hashes.append(hash)
         starts.append(end)
         if hashes.count * 2 > slots.count { rehash(slots.count * 2) }
@@ -90,12 +94,12 @@ struct ByteKeyTable {
     }
 
     private mutating func rehash(_ capacity: Int) {
-        slots = [Int32](repeating: -1, count: capacity)
+        slots = [UInt64](repeating: 0, count: capacity)
         let mask = slots.count - 1
         for (id, hash) in hashes.enumerated() {
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(id)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
         }
     }
 }

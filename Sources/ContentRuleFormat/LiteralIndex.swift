@@ -90,51 +90,49 @@ enum LiteralIndex {
         return (table.bytes, postings.bytes)
     }
 
-    /// Open-addressing map from a gram (never 0) to its dense id.
+    /// Open-addressing map from a gram (never 0) to its dense id: one `gram << 32 | id` word per slot
+    /// (0 = empty), so a probe touches one cache line.
     private struct GramIDs {
-        private var keys: [UInt32]
-        private var values: [Int32]
+        private var slots: [UInt64]
         private var used = 0
 
         /// A table that holds `expected` grams without growing.
         init(expected: Int) {
             var capacity = 1 << 12
             while capacity < expected * 2 { capacity *= 2 }
-            keys = [UInt32](repeating: 0, count: capacity)
-            values = [Int32](repeating: -1, count: capacity)
+            slots = [UInt64](repeating: 0, count: capacity)
         }
 
         /// The id of `gram`; when absent, `new` is stored as its id and returned (unless `new` < 0).
         @inline(__always) mutating func id(of gram: UInt32, new: Int) -> Int {
-            var mask = keys.count - 1
+            var mask = slots.count - 1
             var slot = IndexHash.gramSlot(gram) & mask
-            while keys[slot] != 0 {
-                if keys[slot] == gram { return Int(values[slot]) }
+            while slots[slot] != 0 {
+                if UInt32(truncatingIfNeeded: slots[slot] >> 32) == gram {
+                    return Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF)
+                }
                 slot = (slot + 1) & mask
             }
             if new < 0 { return new }
-            if (used + 1) * 2 > keys.count {
+            if (used + 1) * 2 > slots.count {
                 grow()
-                mask = keys.count - 1
+                mask = slots.count - 1
                 slot = IndexHash.gramSlot(gram) & mask
-                while keys[slot] != 0 { slot = (slot + 1) & mask }
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
             }
-            keys[slot] = gram
-            values[slot] = Int32(new)
+            slots[slot] = UInt64(gram) << 32 | UInt64(new)
             used += 1
             return new
         }
 
         private mutating func grow() {
-            let (oldKeys, oldValues) = (keys, values)
-            keys = [UInt32](repeating: 0, count: oldKeys.count * 2)
-            values = [Int32](repeating: -1, count: keys.count)
-            let mask = keys.count - 1
-            for index in oldKeys.indices where oldKeys[index] != 0 {
-                var slot = IndexHash.gramSlot(oldKeys[index]) & mask
-                while keys[slot] != 0 { slot = (slot + 1) & mask }
-                keys[slot] = oldKeys[index]
-                values[slot] = oldValues[index]
+            let old = slots
+            slots = [UInt64](repeating: 0, count: old.count * 2)
+            let mask = slots.count - 1
+            for entry in old where entry != 0 {
+                var slot = IndexHash.gramSlot(UInt32(truncatingIfNeeded: entry >> 32)) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = entry
             }
         }
     }
