@@ -80,13 +80,15 @@ enum Layout {
     static let actionTypes = ActionType.allCases
     static let conditionKinds = TriggerCondition.Kind.allCases
 
+    static let requestMethods = RequestMethod.allCases
+
     static func conditionKind(_ kind: TriggerCondition.Kind) -> UInt8 {
-        UInt8(TriggerCondition.Kind.allCases.firstIndex(of: kind)! + 1)
+        UInt8(conditionKinds.firstIndex(of: kind)! + 1)
     }
     static func methodCode(_ method: RequestMethod?) -> UInt8 {
-        method.map { UInt8(RequestMethod.allCases.firstIndex(of: $0)! + 1) } ?? 0
+        method.map { UInt8(requestMethods.firstIndex(of: $0)! + 1) } ?? 0
     }
-    static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(ActionType.allCases.firstIndex(of: type)!) }
+    static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(actionTypes.firstIndex(of: type)!) }
 
     static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
 }

@@ -2,19 +2,24 @@
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { integer(value) }
-    mutating func u32(_ value: UInt32) { integer(value) }
+    @inline(__always) mutating func u8(_ value: UInt8) { bytes.append(value) }
+    @inline(__always) mutating func u16(_ value: UInt16) { integer(value) }
+    @inline(__always) mutating func u32(_ value: UInt32) { integer(value) }
     mutating func u64(_ value: UInt64) { integer(value) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
+    /// Appends the integer's little-endian bytes (an unrolled loop of single-byte appends: cheaper than
+    /// `append(contentsOf:)` for 2 to 8 bytes).
     @inline(__always) mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        var shift = 0
-        while shift < T.bitWidth {
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-            shift += 8
+        var rest = value
+        for _ in 0..<MemoryLayout<T>.size {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
         }
     }
+
+    /// Reserves room for `count` more bytes.
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
 
     mutating func string(_ value: String) {
         let utf8 = Array(value.utf8)
@@ -29,6 +34,68 @@ struct ByteWriter {
 
     mutating func count(_ value: Int) { u32(UInt32(value)) }
     mutating func append(_ values: [UInt8]) { bytes.append(contentsOf: values) }
+    mutating func append(_ values: ArraySlice<UInt8>) { bytes.append(contentsOf: values) }
+
+    /// Appends each value as a little-endian `u32`.
+    mutating func u32s(_ values: [UInt32]) {
+        reserve(values.count * 4)
+        for value in values { u32(value) }
+    }
+}
+
+/// Hashing and comparison of byte ranges of one array, 8 bytes at a time, for the writer's
+/// deduplication tables (``ByteKeyTable``).
+///
+/// This is the writer's only raw-memory code: unaligned 8-byte loads from `withUnsafeBytes`, at offsets
+/// checked against the range, which is checked against the array first.
+enum ByteRange {
+    /// A 64-bit hash of `bytes[range]` (quality matters for speed only: equal hashes are compared byte by byte).
+    static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+        return bytes.withUnsafeBytes { raw in
+            var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(range.count)
+            var offset = range.lowerBound
+            while offset + 8 <= range.upperBound {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 31
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < range.upperBound {
+                tail |= UInt64(raw[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+            hash ^= hash >> 33
+            hash = hash &* 0xFF51_AFD7_ED55_8CCD
+            return hash ^ (hash >> 33)
+        }
+    }
+
+    /// Whether `bytes[first]` and `bytes[second]` hold the same bytes.
+    static func equal(_ bytes: [UInt8], _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        precondition(first.lowerBound >= 0 && first.upperBound <= bytes.count)
+        precondition(second.lowerBound >= 0 && second.upperBound <= bytes.count)
+        guard first.count == second.count else { return false }
+        return bytes.withUnsafeBytes { raw in
+            var offset = 0
+            let count = first.count
+            while offset + 8 <= count {
+                let left = raw.loadUnaligned(fromByteOffset: first.lowerBound + offset, as: UInt64.self)
+                let right = raw.loadUnaligned(fromByteOffset: second.lowerBound + offset, as: UInt64.self)
+                if left != right { return false }
+                offset += 8
+            }
+            while offset < count {
+                if raw[first.lowerBound + offset] != raw[second.lowerBound + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
 }
 
 /// Bounds-checked little-endian reader: every read checks the remaining length and throws

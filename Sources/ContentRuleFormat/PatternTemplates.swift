@@ -12,7 +12,12 @@ enum PatternTemplates {
     static let maximumCount = 0xFFFE
 
     /// Where the first literal run starts and the last ends, or nil when the text has no such run.
-    static func cuts(_ text: [UInt8]) -> (prefixEnd: Int, suffixStart: Int)? {
+    static func cuts(_ text: [UInt8]) -> (prefixEnd: Int, suffixStart: Int)? { cuts(text, 0..<text.count) }
+
+    /// ``cuts(_:)`` of `bytes[range]`, as offsets from `range.lowerBound`.
+    static func cuts(_ bytes: [UInt8], _ range: Range<Int>) -> (prefixEnd: Int, suffixStart: Int)? {
+        let base = range.lowerBound
+        let count = range.count
         var first: Int?
         var lastEnd = 0
         var index = 0
@@ -24,8 +29,9 @@ enum PatternTemplates {
             }
             runStart = -1
         }
-        while index < text.count {
-            let byte = text[index]
+        func at(_ offset: Int) -> UInt8 { bytes[base + offset] }
+        while index < count {
+            let byte = at(index)
             if RequiredLiteral.isAlphanumeric(byte) {
                 if runStart < 0 { runStart = index }
                 index += 1
@@ -34,51 +40,100 @@ enum PatternTemplates {
             close(index)
             if byte == UInt8(ascii: "\\") {
                 index += 2
-                if index - 1 < text.count, text[index - 1] == UInt8(ascii: "x"), index < text.count,
-                    text[index] == UInt8(ascii: "{")
+                if index - 1 < count, at(index - 1) == UInt8(ascii: "x"), index < count, at(index) == UInt8(ascii: "{")
                 {
-                    while index < text.count, text[index] != UInt8(ascii: "}") { index += 1 }
+                    while index < count, at(index) != UInt8(ascii: "}") { index += 1 }
                     index += 1
                 }
             } else if byte == UInt8(ascii: "[") {
                 index += 1
-                if index < text.count, text[index] == UInt8(ascii: "^") { index += 1 }
-                if index < text.count, text[index] == UInt8(ascii: "]") { index += 1 }
-                while index < text.count, text[index] != UInt8(ascii: "]") {
-                    index += text[index] == UInt8(ascii: "\\") ? 2 : 1
+                if index < count, at(index) == UInt8(ascii: "^") { index += 1 }
+                if index < count, at(index) == UInt8(ascii: "]") { index += 1 }
+                while index < count, at(index) != UInt8(ascii: "]") {
+                    index += at(index) == UInt8(ascii: "\\") ? 2 : 1
                 }
                 index += 1
-            } else if byte == UInt8(ascii: "("), index + 2 < text.count, text[index + 1] == UInt8(ascii: "?"),
-                text[index + 2] == UInt8(ascii: "i")
+            } else if byte == UInt8(ascii: "("), index + 2 < count, at(index + 1) == UInt8(ascii: "?"),
+                at(index + 2) == UInt8(ascii: "i")
             {
                 index += 3
             } else {
                 index += 1
             }
         }
-        close(min(index, text.count))
+        close(min(index, count))
         guard let first else { return nil }
-        return (first, min(max(lastEnd, first), text.count))
+        return (first, min(max(lastEnd, first), count))
     }
 
-    /// The templates worth storing for `texts`, most used first.
-    static func choose(_ texts: [[UInt8]]) -> (prefixes: [[UInt8]], suffixes: [[UInt8]]) {
-        var prefixes: [ByteString: Int] = [:]
-        var suffixes: [ByteString: Int] = [:]
+    /// How one PCRE2 text is split: its ``cuts(_:)`` and the templates (TMPL indexes) it may use.
+    struct Split {
+        var prefixEnd: Int
+        var suffixStart: Int
+        var prefix: UInt16?
+        var suffix: UInt16?
+    }
+
+    /// The templates worth storing for the texts `bytes[range]` of `texts`, in TMPL order (prefixes
+    /// first, each kind most used first, ties in byte order), and how each text is split.
+    static func choose(_ bytes: [UInt8], _ texts: [Range<Int>]) -> (templates: [ArraySlice<UInt8>], splits: [Split?]) {
+        var prefixes = Counter()
+        var suffixes = Counter()
+        var cutList: [(prefixEnd: Int, suffixStart: Int, prefix: Int, suffix: Int)?] = []
+        cutList.reserveCapacity(texts.count)
         for text in texts {
-            guard let (prefixEnd, suffixStart) = cuts(text) else { continue }
-            if prefixEnd >= minimumLength { prefixes[ByteString(bytes: Array(text[..<prefixEnd])), default: 0] += 1 }
-            if text.count - suffixStart >= minimumLength {
-                suffixes[ByteString(bytes: Array(text[suffixStart...])), default: 0] += 1
+            guard let (prefixEnd, suffixStart) = cuts(bytes, text) else {
+                cutList.append(nil)
+                continue
             }
+            var prefix = -1
+            var suffix = -1
+            if prefixEnd >= minimumLength {
+                prefix = prefixes.add(bytes[text.lowerBound..<(text.lowerBound + prefixEnd)])
+            }
+            if text.count - suffixStart >= minimumLength {
+                suffix = suffixes.add(bytes[(text.lowerBound + suffixStart)..<text.upperBound])
+            }
+            cutList.append((prefixEnd, suffixStart, prefix, suffix))
         }
-        func pick(_ counts: [ByteString: Int]) -> [[UInt8]] {
-            counts.filter { $0.value >= minimumUses }
+        let chosenPrefixes = prefixes.chosen()
+        let chosenSuffixes = suffixes.chosen()
+        var prefixIndex = [Int](repeating: -1, count: prefixes.keys.count)
+        var suffixIndex = [Int](repeating: -1, count: suffixes.keys.count)
+        for (index, key) in chosenPrefixes.enumerated() { prefixIndex[key] = index }
+        for (index, key) in chosenSuffixes.enumerated() { suffixIndex[key] = chosenPrefixes.count + index }
+        let templates = chosenPrefixes.map { prefixes.keys[$0] } + chosenSuffixes.map { suffixes.keys[$0] }
+        let splits = cutList.map { cut -> Split? in
+            guard let cut else { return nil }
+            let prefix = cut.prefix < 0 ? -1 : prefixIndex[cut.prefix]
+            let suffix = cut.suffix < 0 ? -1 : suffixIndex[cut.suffix]
+            return Split(
+                prefixEnd: cut.prefixEnd, suffixStart: cut.suffixStart, prefix: prefix < 0 ? nil : UInt16(prefix),
+                suffix: suffix < 0 ? nil : UInt16(suffix))
+        }
+        return (templates, splits)
+    }
+
+    /// Distinct template candidates and how many texts use each.
+    private struct Counter {
+        var keys = ByteKeyTable()
+        var uses: [Int] = []
+
+        mutating func add(_ slice: ArraySlice<UInt8>) -> Int {
+            keys.append(slice)
+            let (id, isNew) = keys.finish()
+            if isNew { uses.append(0) }
+            uses[id] += 1
+            return id
+        }
+
+        /// Ids of the candidates worth storing, most used first, ties in byte order.
+        func chosen() -> [Int] {
+            uses.indices.filter { uses[$0] >= minimumUses }
                 .sorted {
-                    $0.value != $1.value ? $0.value > $1.value : $0.key.bytes.lexicographicallyPrecedes($1.key.bytes)
+                    uses[$0] != uses[$1] ? uses[$0] > uses[$1] : keys[$0].lexicographicallyPrecedes(keys[$1])
                 }
-                .prefix(maximumCount / 2).map(\.key.bytes)
+                .prefix(maximumCount / 2).map { $0 }
         }
-        return (pick(prefixes), pick(suffixes))
     }
 }

@@ -26,6 +26,11 @@ struct CSSTokenizer {
 
     init(_ text: String) {
         // Preprocessing: CR LF, CR, FF → LF; NUL and surrogates → U+FFFD.
+        // Fast path: ASCII text with nothing to replace maps byte by byte.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0C && $0 != 0 }) {
+            s = text.utf8.map { Unicode.Scalar($0) }
+            return
+        }
         var out: [Unicode.Scalar] = []
         out.reserveCapacity(text.unicodeScalars.count)
         var previousCR = false
@@ -48,6 +53,7 @@ struct CSSTokenizer {
     static func tokenize(_ text: String) -> [CSSToken] {
         var tokenizer = CSSTokenizer(text)
         var tokens: [CSSToken] = []
+        tokens.reserveCapacity(tokenizer.s.count / 2)
         while let token = tokenizer.next() { tokens.append(token) }
         return tokens
     }
@@ -108,6 +114,18 @@ struct CSSTokenizer {
     }
 
     private mutating func consumeName() -> String {
+        // Fast path: a name of ASCII name code points only, copied in one piece (no escape, no
+        // scalar-by-scalar appends).
+        var end = i
+        while end < s.count, s[end].value < 0x80, Self.isName(s[end]) { end += 1 }
+        if end == s.count || (s[end].value < 0x80 && s[end] != "\\") {
+            let start = i
+            i = end
+            return String(unsafeUninitializedCapacity: end - start) { buffer in
+                for offset in 0..<(end - start) { buffer[offset] = UInt8(truncatingIfNeeded: s[start + offset].value) }
+                return end - start
+            }
+        }
         var name = String.UnicodeScalarView()
         while let c = at(i) {
             if Self.isName(c) {
@@ -262,6 +280,8 @@ struct CSSTokenizer {
         "(": .leftParen, ")": .rightParen, "[": .leftBracket, "]": .rightBracket, "{": .leftBrace,
         "}": .rightBrace, ",": .comma, ":": .colon, ";": .semicolon,
     ]
+    /// ``punctuation`` indexed by ASCII code (all its keys are ASCII): no hashing per code point.
+    static let asciiPunctuation: [CSSToken.Kind?] = (0..<128).map { punctuation[Unicode.Scalar(UInt8($0))] }
 
     mutating func next() -> CSSToken? {
         // Comments.
@@ -285,9 +305,9 @@ struct CSSTokenizer {
                 let isID = startsIdent(i)
                 return CSSToken(kind: .hash(isID: isID), value: consumeName())
             }
-        case _ where Self.punctuation[c] != nil:
+        case _ where c.value < 0x80 && Self.asciiPunctuation[Int(c.value)] != nil:
             i += 1
-            return CSSToken(kind: Self.punctuation[c]!)
+            return CSSToken(kind: Self.asciiPunctuation[Int(c.value)]!)
         case "+", ".":
             if startsNumber(i) { return consumeNumeric() }
         case "-":
