@@ -1,38 +1,87 @@
 import ContentRuleModel
 
+/// What opening found valid and built: where the sections are, the decoded `redirect` and
+/// `modify-headers` actions, and the gram filter of the literal index.
+struct ValidatedTables: Sendable {
+    var sections: SectionOffsets
+    var activeActions: [Int: Action]
+    var gramFilter: [UInt64]
+}
+
 /// The checks `MappedRuleList.init` runs over every table, so that no stored offset, index or tag
 /// can lead a later read outside the file or into an unknown case. O(file size); never traps.
+///
+/// Each table is checked in one pass of plain loops over the mapped bytes (no per-record
+/// allocation); the first bad value throws, with the offset of its record.
 struct Validator {
     let bytes: RawBytes
     let sections: SectionOffsets
+    let sourceRuleCount: Int
+    let ruleCount: Int
+    let slotCount: Int
+    let patternCount: Int
+    let domainCount: Int
+    let conditionCount: Int
+    /// Size of STRS, as the bound of `offset + length` of every string reference.
+    private let stringsEnd: UInt64
+
+    init(bytes: RawBytes, sections: SectionOffsets) {
+        self.bytes = bytes
+        self.sections = sections
+        let meta = sections.meta
+        sourceRuleCount = Int(bytes.u32(meta))
+        ruleCount = Int(bytes.u32(meta + 4))
+        slotCount = Int(bytes.u32(meta + 8))
+        patternCount = Int(bytes.u32(meta + 12))
+        domainCount = Int(bytes.u32(meta + 16))
+        conditionCount = Int(bytes.u32(meta + 28))
+        stringsEnd = UInt64(sections.strings.count)
+    }
 
     private func fail(_ offset: Int, _ reason: String) -> BinaryRuleListError {
         .malformed(offset: offset, reason: reason)
     }
 
-    /// A (u32 offset, u32 length) string reference at `offset` must lie inside STRS.
-    private func checkString(at offset: Int) throws(BinaryRuleListError) {
-        let start = UInt64(bytes.u32(offset))
-        let length = UInt64(bytes.u32(offset + 4))
-        guard start + length <= UInt64(sections.strings.count) else { throw fail(offset, "string out of bounds") }
+    /// A (u32 offset, u32 length) string reference at `offset` lies inside STRS.
+    @inline(__always) private func stringInBounds(at offset: Int) -> Bool {
+        UInt64(bytes.u32(offset)) + UInt64(bytes.u32(offset &+ 4)) <= stringsEnd
     }
 
-    /// Every u32 of `section` must be below `limit` (and ascending when `ascending`).
+    private func checkString(at offset: Int) throws(BinaryRuleListError) {
+        guard stringInBounds(at: offset) else { throw fail(offset, "string out of bounds") }
+    }
+
+    /// Every u32 of `section` is below `limit`.
     private func checkList(
-        _ section: SectionOffsets.Section, below limit: Int, ascending: Bool, _ what: String
+        _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
-        var previous = -1
-        for index in 0..<section.count {
-            let offset = section.offset + index * 4
-            let value = Int(bytes.u32(offset))
-            guard value < limit, !ascending || value > previous else { throw fail(offset, "\(what) \(value)") }
-            previous = value
+        let limit = UInt64(limit)
+        var offset = section.offset
+        let end = offset + section.count * 4
+        while offset < end {
+            let value = bytes.u32(offset)
+            guard UInt64(value) < limit else { throw fail(offset, "\(what) \(value)") }
+            offset &+= 4
         }
     }
 
-    mutating func validate(
-        sourceRuleCount: Int, ruleCount: Int, slotCount: Int, patternCount: Int, domainCount: Int, conditionCount: Int
-    ) throws(BinaryRuleListError) -> [Int: Action] {
+    /// Every u32 of `section` is below `limit`, strictly ascending.
+    private func checkAscendingList(
+        _ section: SectionOffsets.Section, below limit: Int, _ what: String
+    ) throws(BinaryRuleListError) {
+        let limit = UInt64(limit)
+        var offset = section.offset
+        let end = offset + section.count * 4
+        var next: UInt64 = 0  // the smallest value allowed next
+        while offset < end {
+            let value = UInt64(bytes.u32(offset))
+            guard value < limit, value >= next else { throw fail(offset, "\(what) \(value)") }
+            next = value + 1
+            offset &+= 4
+        }
+    }
+
+    func validate() throws(BinaryRuleListError) -> ValidatedTables {
         let meta = sections.meta
         guard sections.rules.count == ruleCount, sections.actions.count == slotCount,
             sections.patterns.count == patternCount, sections.domains.count == domainCount,
@@ -40,124 +89,190 @@ struct Validator {
             sections.removedSources.count == sourceRuleCount - ruleCount
         else { throw fail(meta, "counts do not match the sections") }
         if bytes.u32(meta + 20) != Layout.none { try checkString(at: meta + 20) }
-        try checkList(sections.removedSources, below: sourceRuleCount, ascending: true, "removed source index")
-        for rule in 0..<ruleCount {
-            let offset = sections.rules.offset + rule * 16
-            let record = RuleRecord(bytes, offset)
-            guard record.pattern < patternCount, record.condition.map({ $0 < conditionCount }) ?? true,
-                Int(record.actionSlot) < slotCount,
-                ResourceType.all.isSuperset(of: ResourceType(rawValue: record.resourceTypes)),
-                Int(record.method) <= RequestMethod.allCases.count, record.entry <= Layout.Entry.universal.rawValue
-            else { throw fail(offset, "rule \(rule) has an out-of-range field") }
-        }
+        try checkAscendingList(sections.removedSources, below: sourceRuleCount, "removed source index")
+        try checkRules()
         for template in 0..<sections.templates.count { try checkString(at: sections.templates.offset + template * 8) }
-        for pattern in 0..<patternCount {
-            let offset = sections.patterns.offset + pattern * 20
-            try checkString(at: offset)
-            let required = UInt64(bytes.u32(offset + 8)) + UInt64(bytes.u16(offset + 12))
-            let prefix = Int(bytes.u16(offset + 16))
-            let suffix = Int(bytes.u16(offset + 18))
-            guard required <= UInt64(sections.strings.count),
-                bytes.u8(offset + 14) <= Layout.PatternKind.regex.rawValue,
-                bytes.u8(offset + 15) <= 7, prefix == 0xFFFF || prefix < sections.templates.count,
-                suffix == 0xFFFF || suffix < sections.templates.count
-            else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
-        }
-        for condition in 0..<conditionCount {
-            let offset = sections.conditions.offset + condition * 12
-            let kind = Int(bytes.u8(offset))
-            let start = UInt64(bytes.u32(offset + 4))
-            let count = UInt64(bytes.u32(offset + 8))
-            guard kind >= 1, kind <= TriggerCondition.Kind.allCases.count,
-                start + count <= UInt64(sections.conditionEntries.count)
-            else { throw fail(offset, "condition \(condition) is out of range") }
-            let limit = Layout.conditionKinds[kind - 1].isDomain ? domainCount : patternCount
-            for index in Int(start)..<Int(start + count) {
-                let entry = sections.conditionEntries.offset + index * 4
-                guard Int(bytes.u32(entry)) < limit else { throw fail(entry, "condition entry out of range") }
-            }
-        }
-        for domain in 0..<domainCount {
-            let offset = sections.domains.offset + domain * 16
-            let packed = bytes.u32(offset + 4)
-            let start = UInt64(bytes.u32(offset))
-            let postings = UInt64(bytes.u32(offset + 8))
-            guard start + UInt64(packed & 0xFF_FFFF) <= UInt64(sections.strings.count), packed >> 24 <= 7,
-                postings + UInt64(bytes.u32(offset + 12)) <= UInt64(sections.domainPostings.count)
-            else { throw fail(offset, "domain \(domain) is out of range") }
-        }
-        try checkList(sections.domainPostings, below: ruleCount, ascending: false, "domain posting")
-        try checkHashTable(sections.domainHash, stride: 4, below: domainCount, "domain hash slot")
-        for index in 0..<sections.domainFallbacks.count {
-            let offset = sections.domainFallbacks.offset + index * 8
-            guard Int(bytes.u32(offset)) < ruleCount, Int(bytes.u32(offset + 4)) < domainCount else {
+        try checkPatterns()
+        try checkConditions()
+        try checkDomains()
+        try checkList(sections.domainPostings, below: ruleCount, "domain posting")
+        try checkHashTable(sections.domainHash, below: domainCount, "domain hash slot")
+        var offset = sections.domainFallbacks.offset
+        for _ in 0..<sections.domainFallbacks.count {
+            guard Int(bytes.u32(offset)) < ruleCount, Int(bytes.u32(offset &+ 4)) < domainCount else {
                 throw fail(offset, "domain fallback out of range")
             }
+            offset &+= 8
         }
-        try checkList(sections.topURLRules, below: ruleCount, ascending: true, "top-URL rule")
-        try checkList(sections.alwaysChecked, below: ruleCount, ascending: true, "always-checked rule")
-        try checkList(sections.universal, below: ruleCount, ascending: true, "universal rule")
-        try checkLiteralIndex(ruleCount: ruleCount)
-        return try checkActions(slotCount: slotCount)
+        try checkAscendingList(sections.topURLRules, below: ruleCount, "top-URL rule")
+        try checkAscendingList(sections.alwaysChecked, below: ruleCount, "always-checked rule")
+        try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
+        let gramFilter = try checkLiteralIndex()
+        return ValidatedTables(sections: sections, activeActions: try checkActions(), gramFilter: gramFilter)
     }
 
-    /// A hash table's size is a power of two with at least one empty slot (so probing ends), and
-    /// its values are in range.
+    /// RULE: pattern, condition (or none), action slot in range; resource types, method and entry known.
+    private func checkRules() throws(BinaryRuleListError) {
+        let patterns = UInt32(truncatingIfNeeded: patternCount)
+        let conditions = UInt32(truncatingIfNeeded: conditionCount)
+        let slots = UInt32(truncatingIfNeeded: slotCount)
+        let unknownTypes = ~ResourceType.all.rawValue
+        let methods = UInt8(RequestMethod.allCases.count)
+        let entries = Layout.Entry.universal.rawValue
+        var offset = sections.rules.offset
+        for rule in 0..<ruleCount {
+            // Two loads per record; offsets inside the section cannot overflow (`&+`).
+            let low = bytes.u64(offset)
+            let high = bytes.u64(offset &+ 8)
+            let pattern = UInt32(truncatingIfNeeded: low)
+            let condition = UInt32(truncatingIfNeeded: low >> 32)  // + 1 wraps "none" (0xFFFFFFFF) to 0
+            let slot = UInt32(truncatingIfNeeded: high)
+            let types = UInt16(truncatingIfNeeded: high >> 32)
+            let method = UInt8(truncatingIfNeeded: high >> 52) & 0xF  // the high nibble of byte 14
+            let entry = UInt8(truncatingIfNeeded: high >> 56)
+            guard pattern < patterns, condition &+ 1 <= conditions, slot < slots, types & unknownTypes == 0,
+                method <= methods, entry <= entries
+            else { throw fail(offset, "rule \(rule) has an out-of-range field") }
+            offset &+= 16
+        }
+    }
+
+    /// PATS: text, required literal and templates in range; kind and flags known.
+    private func checkPatterns() throws(BinaryRuleListError) {
+        let templates = UInt16(clamping: sections.templates.count)
+        let kinds = Layout.PatternKind.regex.rawValue
+        var offset = sections.patterns.offset
+        for pattern in 0..<patternCount {
+            try checkString(at: offset)
+            // A template id + 1 wraps "none" (0xFFFF) to 0. With 0xFFFF or more templates every id is valid.
+            guard UInt64(bytes.u32(offset &+ 8)) + UInt64(bytes.u16(offset &+ 12)) <= stringsEnd,
+                bytes.u8(offset &+ 14) <= kinds, bytes.u8(offset &+ 15) <= 7,
+                bytes.u16(offset &+ 16) &+ 1 <= templates || templates == 0xFFFF,
+                bytes.u16(offset &+ 18) &+ 1 <= templates || templates == 0xFFFF
+            else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
+            offset &+= 20
+        }
+    }
+
+    /// COND: kind known, entries inside CENT and each below the domain or pattern count.
+    private func checkConditions() throws(BinaryRuleListError) {
+        let kinds = Layout.conditionKinds
+        var domainKinds: UInt32 = 0
+        for (index, kind) in kinds.enumerated() where kind.isDomain { domainKinds |= 1 << UInt32(index + 1) }
+        let entryCount = UInt64(sections.conditionEntries.count)
+        let entriesBase = sections.conditionEntries.offset
+        var offset = sections.conditions.offset
+        for condition in 0..<conditionCount {
+            let kind = bytes.u8(offset)
+            let start = UInt64(bytes.u32(offset &+ 4))
+            let count = UInt64(bytes.u32(offset &+ 8))
+            guard kind >= 1, Int(kind) <= kinds.count, start + count <= entryCount else {
+                throw fail(offset, "condition \(condition) is out of range")
+            }
+            let limit = UInt32(truncatingIfNeeded: domainKinds >> UInt32(kind) & 1 != 0 ? domainCount : patternCount)
+            var entry = entriesBase &+ Int(start) &* 4
+            let end = entry &+ Int(count) &* 4
+            while entry < end {
+                guard bytes.u32(entry) < limit else { throw fail(entry, "condition entry out of range") }
+                entry &+= 4
+            }
+            offset &+= 12
+        }
+    }
+
+    /// DOMS: text and postings in range, flags known.
+    private func checkDomains() throws(BinaryRuleListError) {
+        let postings = UInt64(sections.domainPostings.count)
+        var offset = sections.domains.offset
+        for domain in 0..<domainCount {
+            let packed = bytes.u32(offset &+ 4)
+            guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd, packed >> 24 <= 7,
+                UInt64(bytes.u32(offset &+ 8)) + UInt64(bytes.u32(offset &+ 12)) <= postings
+            else { throw fail(offset, "domain \(domain) is out of range") }
+            offset &+= 16
+        }
+    }
+
+    /// A hash table of u32 values: its size is a power of two with at least one empty slot (so
+    /// probing ends), and its values are in range.
     private func checkHashTable(
-        _ section: SectionOffsets.Section, stride: Int, below limit: Int, _ what: String
+        _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
-        guard section.count == 0 || (section.count & (section.count - 1) == 0) else {
+        guard section.count & (section.count - 1) == 0 else {
             throw fail(section.offset, "\(what): table size is not a power of two")
         }
+        let limit = UInt64(limit)
         var empty = section.count == 0
-        for slot in 0..<section.count {
-            let offset = section.offset + slot * stride
+        var offset = section.offset
+        let end = offset + section.count * 4
+        while offset < end {
             let value = bytes.u32(offset)
             if value == Layout.none {
                 empty = true
-            } else if Int(value) >= limit {
+            } else if UInt64(value) >= limit {
                 throw fail(offset, "\(what) \(value)")
             }
+            offset &+= 4
         }
         guard empty else { throw fail(section.offset, "\(what): table has no empty slot") }
     }
 
-    private func checkLiteralIndex(ruleCount: Int) throws(BinaryRuleListError) {
+    /// LGRM and LPST: a power-of-two table with an empty slot; each gram's postings inside LPST and
+    /// below the rule count. Builds the gram filter on the way.
+    private func checkLiteralIndex() throws(BinaryRuleListError) -> [UInt64] {
         let table = sections.literalHash
         let postings = sections.literalPostings
-        guard table.count == 0 || (table.count & (table.count - 1) == 0) else {
+        guard table.count & (table.count - 1) == 0 else {
             throw fail(table.offset, "literal index size is not a power of two")
         }
+        var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
+        let rules = UInt32(truncatingIfNeeded: ruleCount)
         var empty = table.count == 0
-        for slot in 0..<table.count {
-            let offset = table.offset + slot * 8
-            guard bytes.u32(offset) != 0 else {
+        var offset = table.offset
+        let end = offset + table.count * 8
+        while offset < end {
+            defer { offset &+= 8 }
+            let gram = bytes.u32(offset)
+            guard gram != 0 else {
                 empty = true
                 continue
             }
-            let start = Int(bytes.u32(offset + 4))
+            let start = Int(bytes.u32(offset &+ 4))
             guard start < postings.count else { throw fail(offset, "literal postings out of range") }
-            let count = Int(bytes.u32(postings.offset + start * 4))
-            guard count <= postings.count - start - 1 else { throw fail(offset, "literal postings out of range") }
-            for index in (start + 1)..<(start + 1 + count) {
-                let entry = postings.offset + index * 4
-                guard Int(bytes.u32(entry)) < ruleCount else { throw fail(entry, "literal posting out of range") }
+            let count = Int(bytes.u32(postings.offset &+ start &* 4))
+            guard count <= postings.count &- start &- 1 else { throw fail(offset, "literal postings out of range") }
+            var entry = postings.offset &+ (start &+ 1) &* 4
+            let entriesEnd = entry &+ count &* 4
+            while entry < entriesEnd {
+                guard bytes.u32(entry) < rules else { throw fail(entry, "literal posting out of range") }
+                entry &+= 4
             }
+            let bit = IndexHash.gramFilterBit(gram)
+            filter[bit >> 6] |= 1 << UInt64(bit & 63)
         }
         guard empty else { throw fail(table.offset, "literal index has no empty slot") }
+        return filter
     }
 
-    private func checkActions(slotCount: Int) throws(BinaryRuleListError) -> [Int: Action] {
+    /// ACTN: type known; selector and notification strings in range; `redirect` and
+    /// `modify-headers` payloads decoded in full (they are the only actions kept decoded).
+    private func checkActions() throws(BinaryRuleListError) -> [Int: Action] {
+        let types = UInt8(Layout.actionTypes.count)
+        let selector = Layout.actionTypeCode(.cssDisplayNone)
+        let notification = Layout.actionTypeCode(.notify)
+        let redirect = Layout.actionTypeCode(.redirect)
+        let modifyHeaders = Layout.actionTypeCode(.modifyHeaders)
         var active: [Int: Action] = [:]
-        let payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count)
+        var payloads: [UInt8] = []
+        var offset = sections.actions.offset
         for slot in 0..<slotCount {
-            let offset = sections.actions.offset + slot * 12
-            let code = Int(bytes.u8(offset))
-            guard code < ActionType.allCases.count else { throw fail(offset, "unknown action type \(code)") }
-            switch Layout.actionTypes[code] {
-            case .cssDisplayNone, .notify:
-                try checkString(at: offset + 4)
-            case .redirect, .modifyHeaders:
+            defer { offset &+= 12 }
+            let code = bytes.u8(offset)
+            guard code < types else { throw fail(offset, "unknown action type \(code)") }
+            if code == selector || code == notification {
+                try checkString(at: offset &+ 4)
+            } else if code == redirect || code == modifyHeaders {
+                if active.isEmpty { payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count) }
                 let start = Int(bytes.u32(offset + 4))
                 let length = Int(bytes.u32(offset + 8))
                 guard start <= payloads.count, length <= payloads.count - start else {
@@ -165,12 +280,10 @@ struct Validator {
                 }
                 var reader = ByteReader(payloads, from: start, to: start + length)
                 let action = try reader.decodeAction()
-                guard reader.remaining == 0, action.type == Layout.actionTypes[code] else {
+                guard reader.remaining == 0, action.type == Layout.actionTypes[Int(code)] else {
                     throw fail(offset, "action payload does not match its type")
                 }
                 active[slot] = action
-            default:
-                break
             }
         }
         return active

@@ -89,8 +89,8 @@ final class RawStorage: @unchecked Sendable {
     func array(_ offset: Int, _ count: Int) -> [UInt8] { Array(buffer(offset, count)) }
 }
 
-/// XXH64 (seed 0) of a byte range: the binary rule list's checksum. About 8 bytes per cycle, so a
-/// 6 MB file is checked in well under a millisecond.
+/// XXH64 (seed 0) of a byte range: the binary rule list's checksum. Bound by its eight 64-bit
+/// multiplies per 32 bytes (about 4 bytes per cycle): a 10 MB file takes under a millisecond.
 enum Checksum {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
@@ -115,12 +115,14 @@ enum Checksum {
             var v2 = prime2
             var v3: UInt64 = 0
             var v4 = 0 &- prime1
-            while offset + 32 <= end {
+            // One 32-byte stripe per iteration, four independent lanes; the stripe count is computed
+            // once so that the loop has no overflow checks.
+            for _ in 0..<(count / 32) {
                 v1 = round(v1, bytes.u64(offset))
-                v2 = round(v2, bytes.u64(offset + 8))
-                v3 = round(v3, bytes.u64(offset + 16))
-                v4 = round(v4, bytes.u64(offset + 24))
-                offset += 32
+                v2 = round(v2, bytes.u64(offset &+ 8))
+                v3 = round(v3, bytes.u64(offset &+ 16))
+                v4 = round(v4, bytes.u64(offset &+ 24))
+                offset &+= 32
             }
             hash = v1.rotatedLeft(1) &+ v2.rotatedLeft(7) &+ v3.rotatedLeft(12) &+ v4.rotatedLeft(18)
             hash = merge(hash, v1)
