@@ -12,7 +12,9 @@ struct ValidatedTables: Sendable {
 /// can lead a later read outside the file or into an unknown case. O(file size); never traps.
 ///
 /// Each table is checked in one pass of plain loops over the mapped bytes (no per-record
-/// allocation); the first bad value throws, with the offset of its record.
+/// allocation); the first bad value throws, with the offset of its record. The checks are
+/// ``Phase``s that depend only on the section table and the counts (the first phase), so they can
+/// run in file order, each right after the checksum has read its sections (``validate(advancing:)``).
 struct Validator {
     let bytes: RawBytes
     let sections: SectionOffsets
@@ -24,6 +26,10 @@ struct Validator {
     let conditionCount: Int
     /// Size of STRS, as the bound of `offset + length` of every string reference.
     private let stringsEnd: UInt64
+    /// Built by ``Phase/literalIndex``.
+    private(set) var gramFilter: [UInt64] = []
+    /// Decoded by ``Phase/actions``.
+    private(set) var activeActions: [Int: Action] = [:]
 
     init(bytes: RawBytes, sections: SectionOffsets) {
         self.bytes = bytes
@@ -51,11 +57,19 @@ struct Validator {
         guard stringInBounds(at: offset) else { throw fail(offset, "string out of bounds") }
     }
 
+    /// The largest u32 of `section` (0 when empty): one branch-free pass the compiler vectorizes.
+    private func largestWord(_ section: SectionOffsets.Section) -> UInt32 {
+        var largest: UInt32 = 0
+        for index in 0..<section.count { largest = max(largest, bytes.u32(section.offset &+ index &* 4)) }
+        return largest
+    }
+
     /// Every u32 of `section` is below `limit`.
     private func checkList(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
         let limit = UInt64(limit)
+        guard section.count > 0, UInt64(largestWord(section)) >= limit else { return }
         var offset = section.offset
         let end = offset + section.count * 4
         while offset < end {
@@ -81,34 +95,99 @@ struct Validator {
         }
     }
 
-    func validate() throws(BinaryRuleListError) -> ValidatedTables {
-        let meta = sections.meta
-        guard sections.rules.count == ruleCount, sections.actions.count == slotCount,
-            sections.patterns.count == patternCount, sections.domains.count == domainCount,
-            sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
-            sections.removedSources.count == sourceRuleCount - ruleCount
-        else { throw fail(meta, "counts do not match the sections") }
-        if bytes.u32(meta + 20) != Layout.none { try checkString(at: meta + 20) }
-        try checkAscendingList(sections.removedSources, below: sourceRuleCount, "removed source index")
-        try checkRules()
-        for template in 0..<sections.templates.count { try checkString(at: sections.templates.offset + template * 8) }
-        try checkPatterns()
-        try checkConditions()
-        try checkDomains()
-        try checkList(sections.domainPostings, below: ruleCount, "domain posting")
-        try checkHashTable(sections.domainHash, below: domainCount, "domain hash slot")
-        var offset = sections.domainFallbacks.offset
-        for _ in 0..<sections.domainFallbacks.count {
-            guard Int(bytes.u32(offset)) < ruleCount, Int(bytes.u32(offset &+ 4)) < domainCount else {
-                throw fail(offset, "domain fallback out of range")
-            }
-            offset &+= 8
+    /// The checks, in the order of the sequential validation (format v2's reader): when several fail,
+    /// the first in this order is the one reported.
+    enum Phase: Int, CaseIterable, Comparable {
+        case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
+        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions
+
+        static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
+    }
+
+    /// Runs every phase, each once `checksum` has advanced past the sections it reads (so that they
+    /// are read from the cache, not from memory a second time), and returns the error of the first
+    /// failing phase in ``Phase`` order: the same error as running them one after the other. A phase
+    /// after a failed one in that order is skipped; nothing runs when the counts are wrong.
+    mutating func validate(advancing checksum: inout Checksum.Stream) -> BinaryRuleListError? {
+        let order = Phase.allCases.map { (ready: readyOffset($0), phase: $0) }.sorted {
+            $0.ready < $1.ready || ($0.ready == $1.ready && $0.phase < $1.phase)
         }
-        try checkAscendingList(sections.topURLRules, below: ruleCount, "top-URL rule")
-        try checkAscendingList(sections.alwaysChecked, below: ruleCount, "always-checked rule")
-        try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
-        let gramFilter = try checkLiteralIndex()
-        return ValidatedTables(sections: sections, activeActions: try checkActions(), gramFilter: gramFilter)
+        var failure: (phase: Phase, error: BinaryRuleListError)?
+        for (ready, phase) in order {
+            checksum.advance(to: ready)
+            if let failure, failure.phase < phase { continue }
+            do {
+                try run(phase)
+            } catch {
+                failure = (phase, error)
+                if phase == .counts { break }
+            }
+        }
+        return failure?.error
+    }
+
+    /// Where the last section `phase` reads ends (0 for the counts, which every other phase relies on).
+    private func readyOffset(_ phase: Phase) -> Int {
+        func end(_ section: SectionOffsets.Section, _ tag: Layout.Tag) -> Int {
+            section.offset + section.count * tag.elementSize
+        }
+        switch phase {
+        case .counts: return 0
+        case .removedSources: return end(sections.removedSources, .removedSources)
+        case .rules: return end(sections.rules, .rules)
+        case .templates: return end(sections.templates, .templates)
+        case .patterns: return end(sections.patterns, .patterns)
+        case .conditions:
+            return max(end(sections.conditions, .conditions), end(sections.conditionEntries, .conditionEntries))
+        case .domains: return end(sections.domains, .domains)
+        case .domainPostings: return end(sections.domainPostings, .domainPostings)
+        case .domainHash: return end(sections.domainHash, .domainHash)
+        case .fallbacks: return end(sections.domainFallbacks, .domainFallbacks)
+        case .topURLRules: return end(sections.topURLRules, .topURLRules)
+        case .alwaysChecked: return end(sections.alwaysChecked, .alwaysChecked)
+        case .universal: return end(sections.universal, .universal)
+        case .literalIndex:
+            return max(end(sections.literalHash, .literalHash), end(sections.literalPostings, .literalPostings))
+        case .actions: return max(end(sections.actions, .actions), end(sections.actionPayloads, .actionPayloads))
+        }
+    }
+
+    private mutating func run(_ phase: Phase) throws(BinaryRuleListError) {
+        switch phase {
+        case .counts:
+            let meta = sections.meta
+            guard sections.rules.count == ruleCount, sections.actions.count == slotCount,
+                sections.patterns.count == patternCount, sections.domains.count == domainCount,
+                sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
+                sections.removedSources.count == sourceRuleCount - ruleCount
+            else { throw fail(meta, "counts do not match the sections") }
+            if bytes.u32(meta + 20) != Layout.none { try checkString(at: meta + 20) }
+        case .removedSources:
+            try checkAscendingList(sections.removedSources, below: sourceRuleCount, "removed source index")
+        case .rules: try checkRules()
+        case .templates:
+            for template in 0..<sections.templates.count {
+                try checkString(at: sections.templates.offset + template * 8)
+            }
+        case .patterns: try checkPatterns()
+        case .conditions: try checkConditions()
+        case .domains: try checkDomains()
+        case .domainPostings: try checkList(sections.domainPostings, below: ruleCount, "domain posting")
+        case .domainHash: try checkHashTable(sections.domainHash, below: domainCount, "domain hash slot")
+        case .fallbacks:
+            var offset = sections.domainFallbacks.offset
+            for _ in 0..<sections.domainFallbacks.count {
+                guard Int(bytes.u32(offset)) < ruleCount, Int(bytes.u32(offset &+ 4)) < domainCount else {
+                    throw fail(offset, "domain fallback out of range")
+                }
+                offset &+= 8
+            }
+        case .topURLRules: try checkAscendingList(sections.topURLRules, below: ruleCount, "top-URL rule")
+        case .alwaysChecked: try checkAscendingList(sections.alwaysChecked, below: ruleCount, "always-checked rule")
+        case .universal: try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
+        case .literalIndex: gramFilter = try checkLiteralIndex()
+        case .actions: activeActions = try checkActions()
+        }
     }
 
     /// RULE: pattern, condition (or none), action slot in range; resource types, method and entry known.
@@ -119,6 +198,25 @@ struct Validator {
         let unknownTypes = ~ResourceType.all.rawValue
         let methods = UInt8(RequestMethod.allCases.count)
         let entries = Layout.Entry.universal.rawValue
+        // First pass: the largest value of each field (branch-free reductions the compiler vectorizes);
+        // only when one is out of range does the checking loop below look for the record.
+        var largest = (pattern: UInt32(0), condition: UInt32(0), slot: UInt32(0), method: UInt32(0), entry: UInt32(0))
+        var typeBits: UInt32 = 0
+        for rule in 0..<ruleCount {
+            let offset = sections.rules.offset &+ rule &* 16
+            let packed = bytes.u32(offset &+ 12)
+            largest.pattern = max(largest.pattern, bytes.u32(offset))
+            largest.condition = max(largest.condition, bytes.u32(offset &+ 4) &+ 1)  // "none" wraps to 0
+            largest.slot = max(largest.slot, bytes.u32(offset &+ 8))
+            largest.method = max(largest.method, packed >> 20 & 0xF)
+            largest.entry = max(largest.entry, packed >> 24)
+            typeBits |= packed & 0xFFFF
+        }
+        let inRange =
+            largest.pattern < patterns && largest.condition <= conditions && largest.slot < slots
+            && typeBits & UInt32(unknownTypes) == 0 && largest.method <= UInt32(methods)
+            && largest.entry <= UInt32(entries)
+        if ruleCount == 0 || inRange { return }
         var offset = sections.rules.offset
         for rule in 0..<ruleCount {
             // Two loads per record; offsets inside the section cannot overflow (`&+`).
@@ -161,6 +259,9 @@ struct Validator {
         for (index, kind) in kinds.enumerated() where kind.isDomain { domainKinds |= 1 << UInt32(index + 1) }
         let entryCount = UInt64(sections.conditionEntries.count)
         let entriesBase = sections.conditionEntries.offset
+        // When every entry is below both counts (as in every file the writer makes), each condition
+        // needs only its range checked; otherwise each entry is checked against its condition's kind.
+        let entriesChecked = UInt64(largestWord(sections.conditionEntries)) < UInt64(min(domainCount, patternCount))
         var offset = sections.conditions.offset
         for condition in 0..<conditionCount {
             let kind = bytes.u8(offset)
@@ -169,6 +270,8 @@ struct Validator {
             guard kind >= 1, Int(kind) <= kinds.count, start + count <= entryCount else {
                 throw fail(offset, "condition \(condition) is out of range")
             }
+            offset &+= 12
+            if entriesChecked { continue }
             let limit = UInt32(truncatingIfNeeded: domainKinds >> UInt32(kind) & 1 != 0 ? domainCount : patternCount)
             var entry = entriesBase &+ Int(start) &* 4
             let end = entry &+ Int(count) &* 4
@@ -176,7 +279,6 @@ struct Validator {
                 guard bytes.u32(entry) < limit else { throw fail(entry, "condition entry out of range") }
                 entry &+= 4
             }
-            offset &+= 12
         }
     }
 
@@ -201,20 +303,27 @@ struct Validator {
         guard section.count & (section.count - 1) == 0 else {
             throw fail(section.offset, "\(what): table size is not a power of two")
         }
+        // value + 1 wraps an empty slot (0xFFFFFFFF) to 0: every slot is empty or in range when the
+        // largest value + 1 is at most `limit`, and some slot is empty when the smallest is 0. Branch-free,
+        // as slots are empty or not at random.
         let limit = UInt64(limit)
-        var empty = section.count == 0
-        var offset = section.offset
-        let end = offset + section.count * 4
-        while offset < end {
-            let value = bytes.u32(offset)
-            if value == Layout.none {
-                empty = true
-            } else if UInt64(value) >= limit {
-                throw fail(offset, "\(what) \(value)")
-            }
-            offset &+= 4
+        var largest: UInt32 = 0
+        var smallest = UInt32.max
+        for index in 0..<section.count {
+            let value = bytes.u32(section.offset &+ index &* 4) &+ 1
+            largest = max(largest, value)
+            smallest = min(smallest, value)
         }
-        guard empty else { throw fail(section.offset, "\(what): table has no empty slot") }
+        if UInt64(largest) > limit {
+            for index in 0..<section.count {
+                let offset = section.offset &+ index &* 4
+                let value = bytes.u32(offset)
+                if value != Layout.none, UInt64(value) >= limit { throw fail(offset, "\(what) \(value)") }
+            }
+        }
+        guard section.count == 0 || smallest == 0 else {
+            throw fail(section.offset, "\(what): table has no empty slot")
+        }
     }
 
     /// LGRM and LPST: a power-of-two table with an empty slot; each gram's postings inside LPST and
@@ -227,6 +336,41 @@ struct Validator {
         }
         var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
         let rules = UInt32(truncatingIfNeeded: ruleCount)
+        // When every word of LPST (counts and rule numbers) is below the rule count, as in every
+        // file the writer makes, only each slot's range needs checking. That pass also brings LPST
+        // into the cache for the slots' reads, which are in hash order.
+        if postings.count > 0, largestWord(postings) < rules {
+            // Branch-free, as slots are empty (gram 0) or not at random: the count is read at a
+            // clamped index for every slot, and a bad slot only sets `outOfRange` (found again below).
+            var smallestGram = UInt32.max
+            var outOfRange: UInt8 = 0
+            for slot in 0..<table.count {
+                let offset = table.offset &+ slot &* 8
+                let gram = bytes.u32(offset)
+                let start = Int(bytes.u32(offset &+ 4))
+                let occupied: UInt8 = gram != 0 ? 1 : 0
+                smallestGram = min(smallestGram, gram)
+                let count = Int(bytes.u32(postings.offset &+ (start < postings.count ? start : 0) &* 4))
+                outOfRange |= occupied & (start < postings.count ? 0 : 1)
+                outOfRange |= occupied & (count <= postings.count &- start &- 1 ? 0 : 1)
+                let bit = IndexHash.gramFilterBit(gram)
+                filter[bit >> 6] |= UInt64(occupied) << UInt64(bit & 63)
+            }
+            if outOfRange != 0 {
+                for slot in 0..<table.count {
+                    let offset = table.offset &+ slot &* 8
+                    guard bytes.u32(offset) != 0 else { continue }
+                    let start = Int(bytes.u32(offset &+ 4))
+                    guard start < postings.count,
+                        Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
+                    else { throw fail(offset, "literal postings out of range") }
+                }
+            }
+            guard table.count == 0 || smallestGram == 0 else {
+                throw fail(table.offset, "literal index has no empty slot")
+            }
+            return filter
+        }
         var empty = table.count == 0
         var offset = table.offset
         let end = offset + table.count * 8
@@ -262,6 +406,19 @@ struct Validator {
         let notification = Layout.actionTypeCode(.notify)
         let redirect = Layout.actionTypeCode(.redirect)
         let modifyHeaders = Layout.actionTypeCode(.modifyHeaders)
+        // Branch-free first pass, as action types come mixed: every type known, every string in range,
+        // no payload to decode. Otherwise (or to find the bad slot) the checking loop below.
+        var simple: UInt8 = 1
+        for slot in 0..<slotCount {
+            let offset = sections.actions.offset &+ slot &* 12
+            let code = bytes.u8(offset)
+            let inBounds: UInt8 = stringInBounds(at: offset &+ 4) ? 1 : 0  // read for every slot: branch-free
+            let isString: UInt8 = code == selector || code == notification ? 1 : 0
+            simple &= code < types ? 1 : 0
+            simple &= code == redirect || code == modifyHeaders ? 0 : 1
+            simple &= inBounds | (isString ^ 1)
+        }
+        if simple == 1 { return [:] }
         var active: [Int: Action] = [:]
         var payloads: [UInt8] = []
         var offset = sections.actions.offset
@@ -272,7 +429,9 @@ struct Validator {
             if code == selector || code == notification {
                 try checkString(at: offset &+ 4)
             } else if code == redirect || code == modifyHeaders {
-                if active.isEmpty { payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count) }
+                if active.isEmpty {
+                    payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count)
+                }
                 let start = Int(bytes.u32(offset + 4))
                 let length = Int(bytes.u32(offset + 8))
                 guard start <= payloads.count, length <= payloads.count - start else {

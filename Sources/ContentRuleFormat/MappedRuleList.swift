@@ -1,15 +1,12 @@
 import ContentRuleModel
-import Dispatch
-import Synchronization
 
 /// A version-2 binary rule list, read in place from a memory map (or from bytes in memory).
 ///
 /// Opening checks the header, the section table and the checksum, then every offset, index and
 /// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
 /// read without further checks, can never read outside the file. O(file size); no table is copied.
-/// For a large file the checksum runs on a second thread while the tables are validated; both
-/// finish before the initializer returns. PCRE2 patterns are stored as text; compiling them is up
-/// to the matcher.
+/// The file is read from memory once: each table is validated right after the checksum has read it,
+/// from the cache. PCRE2 patterns are stored as text; compiling them is up to the matcher.
 ///
 /// Immutable and `Sendable`. Layout: `Documentation/BinaryFormat.md`.
 public final class MappedRuleList: Sendable {
@@ -67,49 +64,30 @@ public final class MappedRuleList: Sendable {
         gramFilter = tables.gramFilter
     }
 
-    /// Files at least this large are checked on two threads (checksum ∥ tables); below it, the
-    /// hand-over costs more than it saves.
-    static let parallelThreshold = 1 << 20
-
-    /// The checksum and the section table and table validation (``Validator``), on two threads for
-    /// large files. The result is the same as running them one after the other: a checksum mismatch
-    /// is reported before any table error (the validation reads only what it has checked, so it is
-    /// safe on a damaged file too).
+    /// The checksum, the section table and every table (``Validator``), in one pass over the file:
+    /// the checksum advances section by section and each table is validated just after it, while
+    /// it is still in the cache. The result is the same as checking them one after the other: a
+    /// checksum mismatch is reported before any table error (validation reads only what it has
+    /// checked, so it is safe on a damaged file too), a section table error before a table's.
     static func verifyAndValidate(_ bytes: RawBytes) throws(BinaryRuleListError) -> ValidatedTables {
-        let checksum = Atomic<UInt64>(0)
-        let outcome = Mutex<Result<ValidatedTables, BinaryRuleListError>?>(nil)
-        if bytes.count >= parallelThreshold {
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                runPart(part, bytes, checksum: checksum, outcome: outcome)
-            }
-        } else {
-            runPart(0, bytes, checksum: checksum, outcome: outcome)
-            runPart(1, bytes, checksum: checksum, outcome: outcome)
+        var checksum = Checksum.Stream(bytes, from: Layout.headerSize, count: bytes.count - Layout.headerSize)
+        var tables: ValidatedTables?
+        var failure: BinaryRuleListError?
+        do {
+            var validator = Validator(bytes: bytes, sections: try SectionOffsets(table: bytes))
+            failure = validator.validate(advancing: &checksum)
+            tables = ValidatedTables(
+                sections: validator.sections, activeActions: validator.activeActions,
+                gramFilter: validator.gramFilter)
+        } catch {
+            failure = error
         }
         let expected = bytes.u64(32)
-        let found = checksum.load(ordering: .acquiring)
+        let found = checksum.finish()
         guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
-        guard let result = outcome.withLock({ $0 }) else { throw .malformed(offset: 0, reason: "not validated") }
-        return try result.get()
-    }
-
-    /// Part 0 computes the checksum, part 1 validates the section table and every table.
-    private static func runPart(
-        _ part: Int, _ bytes: RawBytes, checksum: borrowing Atomic<UInt64>,
-        outcome: borrowing Mutex<Result<ValidatedTables, BinaryRuleListError>?>
-    ) {
-        if part == 0 {
-            let value = Checksum.xxh64(bytes, from: Layout.headerSize, count: bytes.count - Layout.headerSize)
-            checksum.store(value, ordering: .releasing)
-        } else {
-            let result: Result<ValidatedTables, BinaryRuleListError>
-            do {
-                result = .success(try Validator(bytes: bytes, sections: try SectionOffsets(table: bytes)).validate())
-            } catch {
-                result = .failure(error)
-            }
-            outcome.withLock { $0 = result }
-        }
+        if let failure { throw failure }
+        guard let tables else { throw .malformed(offset: 0, reason: "not validated") }
+        return tables
     }
 
     /// Selectors of the global display-none stylesheet, or `nil` when the list has none.
