@@ -5,7 +5,8 @@ import ContentRuleModel
 /// Opening checks the header, the section table and the checksum, then every offset, index and
 /// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
 /// read without further checks, can never read outside the file. O(file size); no table is copied.
-/// PCRE2 patterns are stored as text; compiling them is up to the matcher.
+/// The file is read from memory once: each table is validated right after the checksum has read it,
+/// from the cache. PCRE2 patterns are stored as text; compiling them is up to the matcher.
 ///
 /// Immutable and `Sendable`. Layout: `Documentation/BinaryFormat.md`.
 public final class MappedRuleList: Sendable {
@@ -18,9 +19,13 @@ public final class MappedRuleList: Sendable {
     public let sourceRuleCount: Int
     /// Rules that can fire (the source rules minus those in the global stylesheet).
     public let ruleCount: Int
+    /// Number of action slots (ACTN records).
     public let actionSlotCount: Int
+    /// Number of stored patterns (PATS records).
     public let patternCount: Int
+    /// Number of domain entries (DOMS records).
     public let domainCount: Int
+    /// Number of stored conditions (COND records).
     public let conditionCount: Int
     /// `redirect` and `modify-headers` actions, decoded (and so validated) on open.
     let activeActions: [Int: Action]
@@ -44,28 +49,45 @@ public final class MappedRuleList: Sendable {
         self.storage = storage
         let bytes = storage.bytes
         self.bytes = bytes
-        let sections = try SectionOffsets(bytes)
-        self.sections = sections
+        try SectionOffsets.checkHeader(bytes)
+        let tables = try Self.verifyAndValidate(bytes)
+        sections = tables.sections
         byteCount = bytes.count
-        let meta = sections.meta
+        let meta = tables.sections.meta
         sourceRuleCount = Int(bytes.u32(meta))
         ruleCount = Int(bytes.u32(meta + 4))
         actionSlotCount = Int(bytes.u32(meta + 8))
         patternCount = Int(bytes.u32(meta + 12))
         domainCount = Int(bytes.u32(meta + 16))
         conditionCount = Int(bytes.u32(meta + 28))
-        var validator = Validator(bytes: bytes, sections: sections)
-        activeActions = try validator.validate(
-            sourceRuleCount: sourceRuleCount, ruleCount: ruleCount, slotCount: actionSlotCount,
-            patternCount: patternCount, domainCount: domainCount, conditionCount: conditionCount)
-        var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
-        for slot in 0..<sections.literalHash.count {
-            let gram = bytes.u32(sections.literalHash.offset + slot * 8)
-            guard gram != 0 else { continue }
-            let bit = IndexHash.gramFilterBit(gram)
-            filter[bit >> 6] |= 1 << UInt64(bit & 63)
+        activeActions = tables.activeActions
+        gramFilter = tables.gramFilter
+    }
+
+    /// The checksum, the section table and every table (``Validator``), in one pass over the file:
+    /// the checksum advances section by section and each table is validated just after it, while
+    /// it is still in the cache. The result is the same as checking them one after the other: a
+    /// checksum mismatch is reported before any table error (validation reads only what it has
+    /// checked, so it is safe on a damaged file too), a section table error before a table's.
+    static func verifyAndValidate(_ bytes: RawBytes) throws(BinaryRuleListError) -> ValidatedTables {
+        var checksum = Checksum.Stream(bytes, from: Layout.headerSize, count: bytes.count - Layout.headerSize)
+        var tables: ValidatedTables?
+        var failure: BinaryRuleListError?
+        do {
+            var validator = Validator(bytes: bytes, sections: try SectionOffsets(table: bytes))
+            failure = validator.validate(advancing: &checksum)
+            tables = ValidatedTables(
+                sections: validator.sections, activeActions: validator.activeActions,
+                gramFilter: validator.gramFilter)
+        } catch {
+            failure = error
         }
-        gramFilter = filter
+        let expected = bytes.u64(32)
+        let found = checksum.finish()
+        guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
+        if let failure { throw failure }
+        guard let tables else { throw .malformed(offset: 0, reason: "not validated") }
+        return tables
     }
 
     /// Selectors of the global display-none stylesheet, or `nil` when the list has none.
@@ -102,8 +124,8 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
     @usableFromInline var templates = Section(offset: 0, count: 0)
 
-    /// Reads and checks the header and the section table, and verifies the checksum.
-    init(_ bytes: RawBytes) throws(BinaryRuleListError) {
+    /// Checks the signature, the version, the header and file sizes and that the section table fits.
+    static func checkHeader(_ bytes: RawBytes) throws(BinaryRuleListError) {
         guard bytes.count >= Layout.signature.count,
             Layout.signature.indices.allSatisfy({ bytes.u8($0) == Layout.signature[$0] })
         else { throw .notARuleList }
@@ -120,13 +142,17 @@ public final class MappedRuleList: Sendable {
         guard declared == UInt64(bytes.count) else {
             throw .sizeMismatch(expected: declared > UInt64(Int.max) ? Int.max : Int(declared), found: bytes.count)
         }
-        let tags = Layout.Tag.allCases
-        guard Int(bytes.u32(24)) == tags.count else { throw .malformed(offset: 24, reason: "section count") }
-        let tableEnd = Layout.headerSize + tags.count * Layout.sectionEntrySize
+        guard Int(bytes.u32(24)) == Layout.Tag.allCases.count else {
+            throw .malformed(offset: 24, reason: "section count")
+        }
+        let tableEnd = Layout.headerSize + Layout.Tag.allCases.count * Layout.sectionEntrySize
         guard bytes.count >= tableEnd else { throw .sizeMismatch(expected: tableEnd, found: bytes.count) }
-        let expected = bytes.u64(32)
-        let found = Checksum.xxh64(bytes, from: Layout.headerSize, count: bytes.count - Layout.headerSize)
-        guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
+    }
+
+    /// Reads and checks the section table (after ``checkHeader(_:)``; the checksum is verified apart).
+    init(table bytes: RawBytes) throws(BinaryRuleListError) {
+        let tags = Layout.Tag.allCases
+        let tableEnd = Layout.headerSize + tags.count * Layout.sectionEntrySize
         var seen: [Layout.Tag: Section] = [:]
         var previousEnd = tableEnd
         for index in tags.indices {

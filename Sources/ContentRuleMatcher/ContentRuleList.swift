@@ -104,17 +104,23 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
 }
 
 /// PCRE2 patterns compiled on first use, shared by all threads: one slot per stored pattern and
-/// per domain entry, in 16 locked shards (a look-up is an array index under an uncontended lock).
+/// per domain entry, in 16 locked shards (a look-up is two array indexes under an uncontended lock).
+///
+/// A shard's slots come in chunks of ``chunkSize`` that are allocated the first time one of their
+/// slots is filled: making the cache costs O(patterns / chunkSize), not a slot per pattern, so that
+/// opening a list does not pay for patterns it may never need.
 final class RegexCache: Sendable {
     struct Compiled: Sendable {
         var regex: PCRE2Regex?
         var error: String?
     }
+    static let chunkSize = 64
     private let shards: [Shard]
     private let patternCount: Int
     private final class Shard: Sendable {
-        let slots: Mutex<[Compiled?]>
-        init(count: Int) { slots = Mutex([Compiled?](repeating: nil, count: count)) }
+        /// Empty until a slot of the chunk is filled, then `chunkSize` slots.
+        let chunks: Mutex<[[Compiled?]]>
+        init(count: Int) { chunks = Mutex(Array(repeating: [], count: (count + chunkSize - 1) / chunkSize)) }
     }
 
     init(patternCount: Int, domainCount: Int) {
@@ -140,15 +146,19 @@ final class RegexCache: Sendable {
 
     private func cached(_ key: Int, source: () -> String) -> Compiled {
         let shard = shards[key & 15]
-        let index = key >> 4
-        if let found = shard.slots.withLock({ $0[index] }) { return found }
+        let chunk = (key >> 4) / Self.chunkSize
+        let slot = (key >> 4) % Self.chunkSize
+        if let found = shard.chunks.withLock({ $0[chunk].isEmpty ? nil : $0[chunk][slot] }) { return found }
         var compiled = Compiled()
         do {
             compiled.regex = try PCRE2Regex(source(), options: [])
         } catch {
             compiled.error = error.description
         }
-        shard.slots.withLock { $0[index] = compiled }
+        shard.chunks.withLock { chunks in
+            if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: nil, count: Self.chunkSize) }
+            chunks[chunk][slot] = compiled
+        }
         return compiled
     }
 }

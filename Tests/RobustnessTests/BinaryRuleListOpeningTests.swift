@@ -1,0 +1,58 @@
+import ContentRuleFormat
+import Testing
+
+/// Opening checks the checksum and every table in one pass (`Documentation/BinaryFormat.md`,
+/// "Opening"): whatever the order the work is done in, a damaged file gives the error of the first
+/// check in the documented order: the checksum before any table, then the tables in order.
+@Suite struct BinaryRuleListOpeningTests {
+    /// Byte offset of the section with `tag` (section table: 16-byte entries from offset 64; `u32`
+    /// tag, reserved, offset, length).
+    static func section(_ tag: String, in bytes: [UInt8]) -> Int {
+        let wanted = Array(tag.utf8)
+        for entry in stride(from: 64, to: 64 + 19 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
+            return (0..<4).reduce(0) { $0 | Int(bytes[entry + 8 + $1]) << (8 * $1) }
+        }
+        Issue.record("no section \(tag)")
+        return 0
+    }
+
+    static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+    }
+
+    @Test func checksumMismatchComesBeforeATableError() {
+        var bytes = BinaryRuleListRobustnessTests.sample
+        Self.setU32(&bytes, Self.section("RULE", in: bytes), 0xFFFF_FFFF)  // rule 0's pattern
+        let expected = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[32 + $1]) << (8 * UInt64($1)) }
+        let found = BinaryRuleList.checksum(Array(bytes[64...]))
+        #expect(throws: BinaryRuleListError.checksumMismatch(expected: expected, found: found)) {
+            try MappedRuleList(bytes: bytes)
+        }
+    }
+
+    /// DPST (domain postings) is checked before DHSH (the domain hash table), which comes first in
+    /// the file: with both damaged, the posting is reported; with only the hash table, the hash table.
+    @Test func theFirstDamagedTableInCheckingOrderIsReported() throws {
+        let postings = Self.section("DPST", in: BinaryRuleListRobustnessTests.sample)
+        let hashTable = Self.section("DHSH", in: BinaryRuleListRobustnessTests.sample)
+        #expect(hashTable < postings)
+        var onlyHashTable = BinaryRuleListRobustnessTests.sample
+        Self.setU32(&onlyHashTable, hashTable, 0x7FFF_FFFF)  // slot 0: neither empty nor a domain id
+        BinaryRuleListRobustnessTests.fixChecksum(&onlyHashTable)
+        var both = onlyHashTable
+        Self.setU32(&both, postings, 0x7FFF_FFFF)  // posting 0: not a rule
+        BinaryRuleListRobustnessTests.fixChecksum(&both)
+        for (bytes, offset) in [(onlyHashTable, hashTable), (both, postings)] {
+            do {
+                _ = try MappedRuleList(bytes: bytes)
+                Issue.record("a damaged file opened")
+            } catch {
+                guard case .malformed(let found, _) = error else {
+                    Issue.record("unexpected error \(error)")
+                    continue
+                }
+                #expect(found == offset)
+            }
+        }
+    }
+}
