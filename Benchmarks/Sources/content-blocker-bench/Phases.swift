@@ -185,23 +185,11 @@ extension PhaseRunner {
         targets: Bool
     ) -> LatencyResult {
         let result = measureLatency(engine, requests, runs: runs, prefix: prefix)
-        let sorted = result.samples.sorted()
         var record = Record(
             workload: workload, requestSet: requestSet, engine: engine.name, peer: engine.peer, phase: "latency",
             unit: "us/request")
-        record.set(Summary(result.samples))
-        record.p50 = percentile(sorted, 0.5)
-        record.p90 = percentile(sorted, 0.9)
-        record.p999 = percentile(sorted, 0.999)
-        record.max = sorted.last
-        record.mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
-        record.runs = result.runs
-        record.threads = 1
-        record.requests = requests.count
-        record.blocked = result.blocked
+        record.setLatency(result, requests: requests)
         record.expectedBlocked = prefix == requests.count ? expected : nil
-        record.worstURL = requests.isEmpty ? nil : requests[result.worstIndex].url
-        record.worstTimesUs = result.worstTimes
         record.note =
             "from strings: WebURL parse of request + top URL, resource type, load type, match; "
             + "each request timed alone, \(result.runs) run(s) pooled"
@@ -214,5 +202,24 @@ extension PhaseRunner {
         }
         records.append(record)
         return result
+    }
+}
+
+extension Record {
+    /// The percentiles, run count, blocked count and worst request of a latency pass (one thread).
+    mutating func setLatency(_ result: LatencyResult, requests: [RawRequest]) {
+        let sorted = result.samples.sorted()
+        set(Summary(result.samples))
+        p50 = percentile(sorted, 0.5)
+        p90 = percentile(sorted, 0.9)
+        p999 = percentile(sorted, 0.999)
+        max = sorted.last
+        mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
+        runs = result.runs
+        threads = 1
+        self.requests = requests.count
+        blocked = result.blocked
+        worstURL = requests.isEmpty ? nil : String(requests[result.worstIndex].url.prefix(200))
+        worstTimesUs = result.worstTimes
     }
 }

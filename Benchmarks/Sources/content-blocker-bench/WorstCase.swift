@@ -96,22 +96,10 @@ func runWorstCase(_ arguments: [String]) throws -> Int32 {
         let requests = adversarialRequests(pieces: pieces, length: length)
         let raw = requests.map(RawRequest.init)
         let result = measureLatency(.actions(list), raw, runs: runs, prefix: 0)
-        let sorted = result.samples.sorted()
         var record = Record(
             workload: name, requestSet: "adversarial-\(length)", engine: "ours-actions",
             peer: "swift-content-blocker ContentRuleList.actions(for:)", phase: "worstcase", unit: "us/request")
-        record.set(Summary(result.samples))
-        record.p50 = percentile(sorted, 0.5)
-        record.p90 = percentile(sorted, 0.9)
-        record.p999 = percentile(sorted, 0.999)
-        record.max = sorted.last
-        record.mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
-        record.runs = result.runs
-        record.threads = 1
-        record.requests = raw.count
-        record.blocked = result.blocked
-        record.worstURL = raw.isEmpty ? nil : String(raw[result.worstIndex].url.prefix(200))
-        record.worstTimesUs = result.worstTimes
+        record.setLatency(result, requests: raw)
         // Each request's own cost: its smallest time over the runs (the pooled samples are run-major).
         var best = [Double](repeating: .infinity, count: raw.count)
         for (position, time) in result.samples.enumerated() {
