@@ -16,9 +16,9 @@ import Synchronization
 /// exponential backtracking, which no url-filter of the real lists has) gets a much smaller
 /// match limit (`repeatedGroupMatchLimit`): its usual searches end long before, a hostile subject
 /// reaches the DFA run after about 2 µs. `PCRE2Scratch.lastMatchHitLimit` records that the
-/// backtracking search hit a limit, `lastMatchUsedDFA` that the DFA algorithm answered; only when the DFA run fails too (its workspace is capped, which nested plus-groups like
-/// `(a+)+` exhaust on long runs) is the outcome `.limitExceeded`, reported as no match by
-/// `matches(_:scratch:)`.
+/// backtracking search hit a limit (and so the DFA algorithm answered); only when the DFA run fails
+/// too (its workspace is capped, which nested plus-groups like `(a+)+` exhaust on long runs) is the
+/// outcome `.limitExceeded`, reported as no match by `matches(_:scratch:)`.
 public final class PCRE2Regex: @unchecked Sendable {
     let code: OpaquePointer
     /// The source and options, kept to build the DFA fallback when a search hits a limit.
@@ -125,7 +125,6 @@ public final class PCRE2Regex: @unchecked Sendable {
         if repeatsAGroup { pcre2_set_match_limit_8(scratch.matchContext, Self.matchLimit) }
         let outcome = Self.outcome(rc)
         scratch.lastMatchHitLimit = outcome == .limitExceeded
-        scratch.lastMatchUsedDFA = outcome == .limitExceeded
         return outcome == .limitExceeded ? dfaSearch(subject, scratch: scratch) : outcome
     }
 
@@ -254,9 +253,9 @@ public final class PCRE2Scratch {
     /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
     /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
     public internal(set) var lastMatchHitLimit = false
-    /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm (after a
-    /// limit hit).
-    public internal(set) var lastMatchUsedDFA = false
+    /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm: exactly
+    /// when the backtracking search hit a limit.
+    public var lastMatchUsedDFA: Bool { lastMatchHitLimit }
 
     /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
     public init() {

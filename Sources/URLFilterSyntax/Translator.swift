@@ -33,7 +33,7 @@ struct Translator {
     /// `\A(?:[…]*+[^\x{01}-\x{7f}])*?(?>[…]*?X)[…]*…`, for the same reason (the first `X` of a run
     /// of code points 1–127 ends first; no match crosses a byte outside them). The language is
     /// unchanged; only the search order is. A plain search of `X.*Y.*Z` where `X` occurs often and `Z`
-    /// never would retry from every `X` and every `Y` (SECURITY.md, "Quadratic backtracking").
+    /// never would retry from every `X` and every `Y` (SECURITY.md, "Searches are linear in the URL").
     func pcre2Pattern() -> String {
         // Case-insensitive: every set is already closed under ASCII case folding, so `(?i)` changes no
         // set; it lets a letter and its other case be written as the bare letter (smaller, faster code).
@@ -50,11 +50,8 @@ struct Translator {
             // Every term matches only code points 1–127, so a match lies inside one run of them: skip
             // whole runs and one byte outside 1–127 each (possessive: a step per run, not per byte),
             // fewest first, then take that run's first `X`.
-            out.append(contentsOf: Array(#"\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?(?>"#.utf8))
-            appendTerm(terms[star], to: &out)
-            out.append(0x3F)  // lazy
-            for index in terms[..<star] { appendTerm(index, to: &out) }
-            out.append(0x29)
+            out.append(contentsOf: Array(#"\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#.utf8))
+            appendFirstOccurrence(of: terms[..<star], after: terms[star], to: &out)
             next = star
         }
         while next < terms.count {
@@ -62,11 +59,7 @@ struct Translator {
             if isDotStar(index), let end = terms[(next + 1)...].firstIndex(where: isDotStar), end > next + 1,
                 isFixedLength(terms[(next + 1)..<end])
             {
-                out.append(contentsOf: [0x28, 0x3F, 0x3E])  // (?>
-                appendTerm(index, to: &out)
-                out.append(0x3F)  // lazy
-                for fixed in terms[(next + 1)..<end] { appendTerm(fixed, to: &out) }
-                out.append(0x29)
+                appendFirstOccurrence(of: terms[(next + 1)..<end], after: index, to: &out)
                 next = end
                 continue
             }
@@ -74,6 +67,16 @@ struct Translator {
             next += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `(?>D*?S)`: the dot-star term `star` made lazy, then the fixed-length run `fixed`, in an
+    /// atomic group — the first occurrence of `S`, never a later one.
+    private func appendFirstOccurrence(of fixed: ArraySlice<Int>, after star: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: [0x28, 0x3F, 0x3E])  // (?>
+        appendTerm(star, to: &out)
+        out.append(0x3F)  // lazy
+        for index in fixed { appendTerm(index, to: &out) }
+        out.append(0x29)
     }
 
     /// Whether every term matches exactly one character (an unquantified set that does not match the

@@ -84,7 +84,8 @@ func runWorstCase(_ arguments: [String]) throws -> Int32 {
     var json = Array(base)
     while let last = json.last, last != UInt8(ascii: "]") { json.removeLast() }
     json.removeLast()
-    json += Array((",\n" + hostileRules().joined(separator: ",\n") + "]\n").utf8)
+    let hostile = hostileRules()
+    json += Array((",\n" + hostile.joined(separator: ",\n") + "]\n").utf8)
     let start = now()
     guard let compiled = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
     let list = try ContentRuleList(identifier: name, compiled: compiled)
@@ -111,7 +112,7 @@ func runWorstCase(_ arguments: [String]) throws -> Int32 {
         }
         record.note =
             "adversarial URLs of \(length) bytes (pieces of the list's X.*Y url-filters repeated; script and "
-            + "document loads) against the workload plus \(hostileRules().count) hostile rules; each request "
+            + "document loads) against the workload plus \(hostile.count) hostile rules; each request "
             + "timed alone from strings, \(result.runs) run(s) pooled"
         if length <= 2_048 {
             for request in raw.prefix(quick ? 20 : raw.count) {
