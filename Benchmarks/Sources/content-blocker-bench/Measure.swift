@@ -91,10 +91,16 @@ struct Record: Encodable {
     var ratioToOurs: Double?
     var meanRatioToOurs: Double?
     var targets: [TargetCheck]?
-    // Added for the worst-case pass (issue 5): the largest per-request time after taking each request's
-    // smallest time over the runs (machine noise removed), and that request.
+    // Added for the worst-case pass (issue 5), set by every latency pass: the largest per-request time
+    // after taking each request's smallest time over the runs (machine noise removed), and that request.
     var slowestBestOfRunsUs: Double?
     var slowestBestOfRunsURL: String?
+    // Added for the latency pass: the last run alone when there are several — every PCRE2 pattern the
+    // requests need is compiled by then, so these are the steady-state figures (the pooled ones above
+    // include the first run's first-use compiles).
+    var warmP50: Double?
+    var warmP99: Double?
+    var warmMax: Double?
 
     init(workload: String, requestSet: String? = nil, engine: String, peer: String, phase: String, unit: String) {
         self.workload = workload

@@ -101,15 +101,6 @@ func runWorstCase(_ arguments: [String]) throws -> Int32 {
             workload: name, requestSet: "adversarial-\(length)", engine: "ours-actions",
             peer: "swift-content-blocker ContentRuleList.actions(for:)", phase: "worstcase", unit: "us/request")
         record.setLatency(result, requests: raw)
-        // Each request's own cost: its smallest time over the runs (the pooled samples are run-major).
-        var best = [Double](repeating: .infinity, count: raw.count)
-        for (position, time) in result.samples.enumerated() {
-            best[position % raw.count] = min(best[position % raw.count], time)
-        }
-        if let slowest = best.indices.max(by: { best[$0] < best[$1] }) {
-            record.slowestBestOfRunsUs = best[slowest]
-            record.slowestBestOfRunsURL = String(raw[slowest].url.prefix(200)) + " (\(raw[slowest].type))"
-        }
         record.note =
             "adversarial URLs of \(length) bytes (pieces of the list's X.*Y url-filters repeated; script and "
             + "document loads) against the workload plus \(hostile.count) hostile rules; each request "

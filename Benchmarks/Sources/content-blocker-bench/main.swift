@@ -153,6 +153,10 @@ func printRecord(_ record: Record) {
     if record.phase == "latency" || record.phase == "worstcase" {
         line += ": p50 \(fmt(record.p50)) p90 \(fmt(record.p90)) p99 \(fmt(record.p99)) p99.9 \(fmt(record.p999))"
         line += " max \(fmt(record.max)) mean \(fmt(record.mean)) \(record.unit)"
+        if let p50 = record.warmP50 {
+            line += "; last run (warm): p50 \(fmt(p50)) p99 \(fmt(record.warmP99)) max \(fmt(record.warmMax))"
+            line += "; slowest request by its best run: \(fmt(record.slowestBestOfRunsUs))"
+        }
         if let url = record.worstURL {
             line +=
                 "; worst: \(url.prefix(160)) (\(record.worstTimesUs?.map { fmt($0) }.joined(separator: ", ") ?? "") µs)"
