@@ -113,6 +113,10 @@ final class RegexCache: Sendable {
     struct Compiled: Sendable {
         var regex: PCRE2Regex?
         var error: String?
+        /// Literals every match contains besides the pattern's stored required literal
+        /// (`PCRE2MandatoryLiterals`), lower-cased when `caseless`: the fast matcher's second prefilter.
+        var mandatory: [[UInt8]] = []
+        var caseless = false
     }
     static let chunkSize = 64
     private let shards: [Shard]
@@ -130,7 +134,15 @@ final class RegexCache: Sendable {
     }
 
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(id) { rules.regexSource(id) }
+        cached(id, source: { rules.regexSource(id) }, prefilter: { source, compiled in
+            let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
+            let required = Array(rules.pattern(id).required)
+            compiled.caseless = found.caseless
+            // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
+            compiled.mandatory = found.runs.filter { run in
+                !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
+            }
+        })
     }
 
     /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.
@@ -144,14 +156,18 @@ final class RegexCache: Sendable {
         }
     }
 
-    private func cached(_ key: Int, source: () -> String) -> Compiled {
+    private func cached(
+        _ key: Int, source: () -> String, prefilter: (String, inout Compiled) -> Void = { _, _ in }
+    ) -> Compiled {
         let shard = shards[key & 15]
         let chunk = (key >> 4) / Self.chunkSize
         let slot = (key >> 4) % Self.chunkSize
         if let found = shard.chunks.withLock({ $0[chunk].isEmpty ? nil : $0[chunk][slot] }) { return found }
         var compiled = Compiled()
         do {
-            compiled.regex = try PCRE2Regex(source(), options: [])
+            let text = source()
+            compiled.regex = try PCRE2Regex(text, options: [])
+            prefilter(text, &compiled)
         } catch {
             compiled.error = error.description
         }

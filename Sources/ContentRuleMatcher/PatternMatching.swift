@@ -30,7 +30,14 @@ extension ContentRuleList {
             return Self.literalMatches(pattern, subject)
         case .regex:
             if let lowercased, !pattern.required.isEmpty, !Self.contains(lowercased, pattern.required) { return false }
-            return regexes.patternRegex(id, in: rules).regex?.matches(subject, scratch: scratch) ?? false
+            let compiled = regexes.patternRegex(id, in: rules)
+            if let lowercased {
+                for run in compiled.mandatory {
+                    let found = run.withUnsafeBufferPointer { Self.contains(compiled.caseless ? lowercased : subject, $0) }
+                    if !found { return false }
+                }
+            }
+            return compiled.regex?.matches(subject, scratch: scratch) ?? false
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// The compact PCRE2 text must mean exactly what the former `\x{hh}` spelling meant: for every
 /// url-filter (and a sample of the domain conditions) of the bundled lists in `rules/` and of the shared
 /// corpus, both translations are compiled with PCRE2 and searched in many generated URLs. Also checks
-/// that `requiredLiteral` is in every URL the pattern matches.
+/// that `requiredLiteral` and every `PCRE2MandatoryLiterals` run are in every URL the pattern matches.
 @Suite struct CompactTranslationDifferentialTests {
     /// Rule list files: `rules/**.json` of the repository, then the shared corpus (when present).
     static let files: [String] = {
@@ -83,6 +83,7 @@ import Testing
                 continue  // only oversized patterns (error 120) fail; the compact one may then fit
             }
             new = try PCRE2Regex(compact, options: [])
+            let mandatory = PCRE2MandatoryLiterals.runs(in: Array(compact.utf8), minimumLength: 1, limit: .max)
             checked += 1
             for subject in URLSamples.subjects(for: tree, caseSensitive: caseSensitive, using: &generator) {
                 let isMatch = subject.withUnsafeBufferPointer { new.matches($0, scratch: scratch) }
@@ -90,6 +91,14 @@ import Testing
                 #expect(
                     isMatch == wasMatch,
                     "\(pattern) → \(compact) vs \(legacy) on \(String(decoding: subject, as: UTF8.self))")
+                if isMatch {
+                    let haystack = mandatory.caseless ? subject.map(URLSamples.lowercased) : subject
+                    for run in mandatory.runs {
+                        #expect(
+                            URLSamples.contains(haystack, run),
+                            "\(compact): mandatory \(String(decoding: run, as: UTF8.self)) not in a match")
+                    }
+                }
                 if isMatch, let literal = result.requiredLiteral {
                     #expect(caseSensitive || literal == literal.lowercased(), "\(pattern)")
                     let haystack = caseSensitive ? subject : subject.map(URLSamples.lowercased)

@@ -1,0 +1,48 @@
+import PCRE2Support
+import Testing
+
+/// `PCRE2MandatoryLiterals` on hand-checked patterns: the expected runs follow from PCRE2's syntax
+/// (pcre2pattern(3)); `CompactTranslationDifferentialTests` checks the runs against real matches.
+@Suite struct MandatoryLiteralTests {
+    static func runs(_ pattern: String, minimumLength: Int = 1) -> (Bool, [String]) {
+        let found = PCRE2MandatoryLiterals.runs(in: Array(pattern.utf8), minimumLength: minimumLength, limit: .max)
+        return (found.caseless, found.runs.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    @Test(arguments: [
+        // A translated EasyList url-filter: the host part and the suffix after `.*`, caseless.
+        (
+            #"(?i)\A[HPSTWhpstw]+://(?:[0-9A-Za-z-]+\.)?g\.doubleclick\.net/gampad/ads\?[\x{01}-\x{7f}]*SuperBanner_3"#,
+            true, ["g.doubleclick.net/gampad/ads?", "superbanner_3", "://"]
+        ),
+        // Unquantified groups are required in place; the lazy step and the class are not literals.
+        (#"(?>[\x{01}-\x{7f}]*?/ads/)[\x{01}-\x{7f}]*\.js"#, false, ["/ads/", ".js"]),
+        (#"ab+c"#, false, ["ab", "c"]),
+        (#"a(?:bc)?d"#, false, ["a", "d"]),
+        (#"a{2}b"#, false, ["b"]),
+        (#"\x{41}B\.\x43"#, false, ["AB.C"]),
+        (#"(?i)AbC"#, true, ["abc"]),
+        (#"a\dbc\Ade"#, false, ["bc", "de", "a"]),
+        (#"\p{L}xyz\cAuv"#, false, ["xyz", "uv"]),
+        (#"(?=abc)d"#, false, ["d"]),
+        (#"[]a]bc[^]x]"#, false, ["bc"]),
+        (#"(abc)*def"#, false, ["def"]),
+        (#"a.b^c$d"#, false, ["a", "b", "c", "d"]),
+    ])
+    func runsOf(_ pattern: String, caseless: Bool, expected: [String]) {
+        let (isCaseless, found) = Self.runs(pattern)
+        #expect(isCaseless == caseless)
+        #expect(found == expected, "\(pattern)")
+    }
+
+    /// Alternation, option settings inside, verbs, `\Q…\E` and back references by name give nothing.
+    @Test(arguments: [#"abc|def"#, #"ab(?:c|d)ef"#, #"(?-i)abc"#, #"ab(?i:c)"#, #"(*UTF)abc"#, #"\Qabc\E"#, #"(a)\k<x>bc"#])
+    func nothingWhenUnsure(_ pattern: String) {
+        #expect(Self.runs(pattern).1.isEmpty, "\(pattern)")
+    }
+
+    @Test func longestFirstAndLimited() {
+        let found = PCRE2MandatoryLiterals.runs(in: Array("ab.cdef.ghi".utf8))
+        #expect(found.runs.map { String(decoding: $0, as: UTF8.self) } == ["cdef", "ghi"])
+    }
+}
