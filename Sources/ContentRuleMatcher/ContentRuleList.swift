@@ -134,15 +134,17 @@ final class RegexCache: Sendable {
     }
 
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(id, source: { rules.regexSource(id) }, prefilter: { source, compiled in
-            let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
-            let required = Array(rules.pattern(id).required)
-            compiled.caseless = found.caseless
-            // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
-            compiled.mandatory = found.runs.filter { run in
-                !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
-            }
-        })
+        cached(
+            id, source: { rules.regexSource(id) },
+            prefilter: { source, compiled in
+                let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
+                let required = Array(rules.pattern(id).required)
+                compiled.caseless = found.caseless
+                // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
+                compiled.mandatory = found.runs.filter { run in
+                    !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
+                }
+            })
     }
 
     /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.

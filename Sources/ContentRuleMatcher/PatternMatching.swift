@@ -33,7 +33,9 @@ extension ContentRuleList {
             let compiled = regexes.patternRegex(id, in: rules)
             if let lowercased {
                 for run in compiled.mandatory {
-                    let found = run.withUnsafeBufferPointer { Self.contains(compiled.caseless ? lowercased : subject, $0) }
+                    let found = run.withUnsafeBufferPointer {
+                        Self.contains(compiled.caseless ? lowercased : subject, $0)
+                    }
                     if !found { return false }
                 }
             }

@@ -69,7 +69,9 @@ public enum PCRE2MandatoryLiterals {
                     // \p{…}, \pL, \o{…}: a class or a code point, not read here
                     guard next < pattern.count else { return (caseless, []) }
                     if pattern[next] == UInt8(ascii: "{") {
-                        guard let close = pattern[next...].firstIndex(of: UInt8(ascii: "}")) else { return (caseless, []) }
+                        guard let close = pattern[next...].firstIndex(of: UInt8(ascii: "}")) else {
+                            return (caseless, [])
+                        }
                         next = close + 1
                     } else {
                         next += 1

@@ -36,7 +36,9 @@ import Testing
     }
 
     /// Alternation, option settings inside, verbs, `\Q…\E` and back references by name give nothing.
-    @Test(arguments: [#"abc|def"#, #"ab(?:c|d)ef"#, #"(?-i)abc"#, #"ab(?i:c)"#, #"(*UTF)abc"#, #"\Qabc\E"#, #"(a)\k<x>bc"#])
+    @Test(arguments: [
+        #"abc|def"#, #"ab(?:c|d)ef"#, #"(?-i)abc"#, #"ab(?i:c)"#, #"(*UTF)abc"#, #"\Qabc\E"#, #"(a)\k<x>bc"#,
+    ])
     func nothingWhenUnsure(_ pattern: String) {
         #expect(Self.runs(pattern).1.isEmpty, "\(pattern)")
     }
