@@ -38,8 +38,7 @@ enum Layout {
             case .strings, .actionPayloads: return 1
             case .rules: return 12
             case .patterns: return 16
-            case .domains: return 12
-            case .literalHash, .actions, .domainFallbacks, .templates: return 8
+            case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
             default: return 4
             }
         }
@@ -84,16 +83,17 @@ enum Layout {
     // COND record (4 bytes): u32 first entry | kind << 29; its entries end where the next one's begin.
     static let conditionFirstMask: UInt32 = 0x1FFF_FFFF
 
-    // DOMS record (12 bytes): u32 text offset, u32 length | flags << 24, u32 end of its postings
-    // (they begin where the previous entry's end).
-    static let domainSize = 12
+    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29.
+    // Both begin where the previous entry's end (entry 0's at 0): the domain texts open STRS, in id order.
+    static let domainSize = 8
+    static let domainPostingsMask: UInt32 = 0x1FFF_FFFF
     static let domainSubdomains: UInt32 = 1
     static let domainCaseSensitive: UInt32 = 2
     static let domainIndexed: UInt32 = 4
 
-    // ACTN record (8 bytes): u32 offset, u32 length | type << 28.
+    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
     static let actionSize = 8
-    static let actionLengthMask: UInt32 = 0x0FFF_FFFF
+    static let maximumActionLength: UInt32 = 0xFF_FFFF
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
     static let inlinePosting: UInt32 = 0x8000_0000

@@ -85,9 +85,9 @@ struct BinaryRuleListWriter {
         sections[.universal] = Self.u32s(universal)
         sections[.topURLRules] = Self.u32s(topURLRules)
         sections[.domainFallbacks] = fallbacks.bytes
+        writeDomains()  // first: the domain texts open STRS
         writePatterns()
         writeRemovedSources(list)
-        writeDomains()
         (sections[.literalHash], sections[.literalPostings]) = LiteralIndex.build(literals, in: patterns.bytes)
         writeActions(list.actionSlots)
         var meta = ByteWriter()
@@ -316,12 +316,10 @@ struct BinaryRuleListWriter {
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
-            let (offset, length) = strings.add(bytes[(range.lowerBound + 4)..<range.upperBound])
-            precondition(length <= Layout.maximumTextLength, "domain entry too long")
             for index in firsts[id]..<next[id] { postings.u32(grouped[index]) }
-            records.u32(offset)
-            records.u32(length | flags << 24)
-            records.u32(UInt32(postings.bytes.count / 4))
+            precondition(postings.bytes.count / 4 <= Layout.domainPostingsMask, "too many domain postings")
+            records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
+            records.u32(UInt32(postings.bytes.count / 4) | flags << 29)
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
@@ -345,7 +343,7 @@ struct BinaryRuleListWriter {
         sections[.domainHash] = Self.u32s(slots)
     }
 
-    /// ACTN: per slot `u32` offset, `u32` length | type << 28 — a string in STRS for css-display-none
+    /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
     /// and notify, the action's encoding in APAY for redirect and modify-headers.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
@@ -363,9 +361,9 @@ struct BinaryRuleListWriter {
             default:
                 break
             }
-            precondition(length <= Layout.actionLengthMask, "action too long")
+            precondition(length <= Layout.maximumActionLength, "action too long")
+            records.u32(UInt32(Layout.actionTypeCode(action.type)) | length << 8)
             records.u32(offset)
-            records.u32(length | UInt32(Layout.actionTypeCode(action.type)) << 28)
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes

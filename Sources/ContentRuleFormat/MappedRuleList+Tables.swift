@@ -159,7 +159,9 @@ extension MappedRuleList {
     public func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
 
     /// COND record `id` (its kind and first entries checked by the validator before it is read).
-    static func conditionRecord(_ bytes: RawBytes, _ sections: SectionOffsets, _ id: Int) -> ConditionRecord {
+    @inline(__always) static func conditionRecord(_ bytes: RawBytes, _ sections: SectionOffsets, _ id: Int)
+        -> ConditionRecord
+    {
         let offset = sections.conditions.offset + id * 4
         let word = bytes.u32(offset)
         let start = Int(word & Layout.conditionFirstMask)
@@ -173,17 +175,18 @@ extension MappedRuleList {
         Int(bytes.u32(sections.conditionEntries.offset + index * 4))
     }
 
-    // DOMS record (12 bytes): u32 text offset, u32 length | flags << 24, u32 end of its postings (they
-    // begin where the previous entry's end).
+    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
+    // both begin where the previous entry's end (entry 0's at 0).
     @inlinable public func domain(_ id: Int) -> DomainRecord {
-        let offset = sections.domains.offset + id * 12
+        let offset = sections.domains.offset + id * 8
         let packed = bytes.u32(offset + 4)
-        let flags = packed >> 24
-        let start = id == 0 ? 0 : Int(bytes.u32(offset - 4))
+        let flags = packed >> 29
+        let textStart = id == 0 ? 0 : Int(bytes.u32(offset - 8))
+        let postingsStart = id == 0 ? 0 : Int(bytes.u32(offset - 4) & 0x1FFF_FFFF)
         return DomainRecord(
-            text: bytes.buffer(sections.strings.offset + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
+            text: bytes.buffer(sections.strings.offset + textStart, Int(bytes.u32(offset)) - textStart),
             subdomains: flags & 1 != 0, caseSensitive: flags & 2 != 0,
-            indexed: flags & 4 != 0, postings: start..<Int(bytes.u32(offset + 8)))
+            indexed: flags & 4 != 0, postings: postingsStart..<Int(packed & 0x1FFF_FFFF))
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {
@@ -223,9 +226,9 @@ extension MappedRuleList {
     @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
 
     /// The type of the action in `slot`.
-    // ACTN record (8 bytes): u32 offset, u32 length | type << 28.
+    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
     public func actionType(_ slot: Int) -> ActionType {
-        Layout.actionTypes[Int(bytes.u32(sections.actions.offset + slot * 8 + 4) >> 28)]
+        Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 8))]
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
@@ -249,14 +252,15 @@ extension MappedRuleList {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
                     guard seen.insert(slot, capacity: capacity) else { break }
+                    // A gram's only rule is in its slot (``Layout/inlinePosting`` set): read as a list of one
+                    // that starts at the slot, every rule number masked (one loop for both, no branch).
                     let value = bytes.u32(table + slot * 8 + 4)
-                    if value & Layout.inlinePosting != 0 {
-                        candidates.append(Int32(bitPattern: value & ~Layout.inlinePosting))
-                        break
+                    let inline = value >= 0x8000_0000
+                    let start = inline ? table + slot * 8 : postings + Int(value) * 4
+                    let count = inline ? 1 : Int(bytes.u32(start))
+                    for index in 0..<count {
+                        candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4) & 0x7FFF_FFFF))
                     }
-                    let start = postings + Int(value) * 4
-                    let count = Int(bytes.u32(start))
-                    for index in 0..<count { candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4))) }
                     break
                 }
                 if key == 0 { break }
@@ -270,8 +274,7 @@ extension MappedRuleList {
         let offset = sections.actions.offset + slot * 8
         // A string in STRS for css-display-none and notify (only read for them: else a range of APAY).
         var text: UnsafeBufferPointer<UInt8> {
-            bytes.buffer(
-                sections.strings.offset + Int(bytes.u32(offset)), Int(bytes.u32(offset + 4) & Layout.actionLengthMask))
+            bytes.buffer(sections.strings.offset + Int(bytes.u32(offset + 4)), Int(bytes.u32(offset) >> 8))
         }
         switch actionType(slot) {
         case .block: return .block

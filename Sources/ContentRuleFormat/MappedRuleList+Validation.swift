@@ -276,18 +276,19 @@ struct Validator {
         }
     }
 
-    /// DOMS: text in range, flags known, postings ends ascending and inside DPST.
+    /// DOMS: text ends ascending and inside STRS, postings ends ascending and inside DPST (the flags
+    /// fill their 3 bits, so every value is known).
     private func checkDomains() throws(BinaryRuleListError) {
         let postings = UInt32(truncatingIfNeeded: sections.domainPostings.count)
-        var previous: UInt32 = 0
+        var previous: (text: UInt32, postings: UInt32) = (0, 0)
         var offset = sections.domains.offset
         for domain in 0..<domainCount {
-            let packed = bytes.u32(offset &+ 4)
-            let end = bytes.u32(offset &+ 8)
-            guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd, packed >> 24 <= 7,
-                end >= previous, end <= postings
-            else { throw fail(offset, "domain \(domain) is out of range") }
-            previous = end
+            let text = bytes.u32(offset)
+            let end = bytes.u32(offset &+ 4) & Layout.domainPostingsMask
+            guard text >= previous.text, UInt64(text) <= stringsEnd, end >= previous.postings, end <= postings else {
+                throw fail(offset, "domain \(domain) is out of range")
+            }
+            previous = (text, end)
             offset &+= Layout.domainSize
         }
     }
@@ -420,9 +421,9 @@ struct Validator {
         // no payload to decode. Otherwise (or to find the bad slot) the checking loop below.
         /// The type code, and whether the (offset, length) is a range of STRS.
         @inline(__always) func record(_ offset: Int) -> (code: UInt8, inBounds: Bool) {
-            let packed = bytes.u32(offset &+ 4)
-            let inBounds = UInt64(bytes.u32(offset)) + UInt64(packed & Layout.actionLengthMask) <= stringsEnd
-            return (UInt8(truncatingIfNeeded: packed >> 28), inBounds)
+            let packed = bytes.u32(offset)
+            let inBounds = UInt64(bytes.u32(offset &+ 4)) + UInt64(packed >> 8) <= stringsEnd
+            return (UInt8(truncatingIfNeeded: packed), inBounds)
         }
         var simple: UInt8 = 1
         for slot in 0..<slotCount {
@@ -447,8 +448,8 @@ struct Validator {
                 if active.isEmpty {
                     payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count)
                 }
-                let start = Int(bytes.u32(offset))
-                let length = Int(bytes.u32(offset + 4) & Layout.actionLengthMask)
+                let start = Int(bytes.u32(offset + 4))
+                let length = Int(bytes.u32(offset) >> 8)
                 guard start <= payloads.count, length <= payloads.count - start else {
                     throw fail(offset, "action payload out of range")
                 }
