@@ -346,20 +346,23 @@ struct Validator {
             // clamped index for every slot, and a bad slot only sets `outOfRange` (found again below).
             var smallestGram = UInt32.max
             var outOfRange: UInt8 = 0
+            // Where a slot's list count is read (a clamped index; when LPST is empty, any readable word:
+            // a list then fails its range check whatever the count).
+            let countBase = postings.count > 0 ? postings.offset : table.offset
+            let countLimit = max(postings.count, 1)
             for slot in 0..<table.count {
                 let offset = table.offset &+ slot &* 8
                 let gram = bytes.u32(offset)
                 let value = bytes.u32(offset &+ 4)
                 let occupied: UInt8 = gram != 0 ? 1 : 0
-                let inline = UInt8(truncatingIfNeeded: value >> 31)
-                let start = Int(value)
                 smallestGram = min(smallestGram, gram)
-                let count =
-                    postings.count == 0
-                    ? 0 : Int(bytes.u32(postings.offset &+ (start < postings.count ? start : 0) &* 4))
-                outOfRange |= occupied & inline & (value & ~Layout.inlinePosting < rules ? 0 : 1)
-                outOfRange |= occupied & (inline ^ 1) & (start < postings.count ? 0 : 1)
-                outOfRange |= occupied & (inline ^ 1) & (count <= postings.count &- start &- 1 ? 0 : 1)
+                // Inline: rule + 1 <= the rule count; list: start + 1 + count <= the LPST size.
+                let inline = value & Layout.inlinePosting != 0
+                let start = Int(value & ~Layout.inlinePosting)
+                let count = Int(bytes.u32(countBase &+ (start < countLimit ? start : 0) &* 4))
+                let need = inline ? start &+ 1 : start &+ 1 &+ count
+                let limit = inline ? ruleCount : postings.count
+                outOfRange |= occupied & (need <= limit ? 0 : 1)
                 let bit = IndexHash.gramFilterBit(gram)
                 filter[bit >> 6] |= UInt64(occupied) << UInt64(bit & 63)
             }
