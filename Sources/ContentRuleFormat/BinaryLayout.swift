@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// Sizes, tags and bit assignments of binary rule list version 2, shared by the writer and the reader.
+/// Sizes, tags and bit assignments of binary rule list version 3, shared by the writer and the reader.
 /// `Documentation/BinaryFormat.md` describes the same layout in prose.
 enum Layout {
     static let signature: [UInt8] = [0x89, 0x43, 0x42, 0x52, 0x4C, 0x0D, 0x0A, 0x1A]
@@ -36,20 +36,22 @@ enum Layout {
             switch self {
             case .meta: return 32
             case .strings, .actionPayloads: return 1
-            case .rules: return 16
-            case .patterns: return 20
-            case .conditions: return 12
-            case .domains: return 16
-            case .literalHash: return 8
-            case .actions: return 12
-            case .domainFallbacks, .templates: return 8
+            case .rules: return 12
+            case .patterns: return 16
+            case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
             default: return 4
             }
         }
     }
 
-    // RULE record: u32 pattern, u32 condition (none = 0xFFFFFFFF), u32 action slot, u16 resource types,
-    // u8 load types | load contexts << 2 | method << 4, u8 entry.
+    /// Largest pattern, condition, action slot and domain count (RULE stores them as `u24`), and
+    /// largest text length of a pattern or domain entry.
+    static let maximumCount = 0xFF_FFFF
+    static let maximumTextLength = 0xFF_FFFF
+
+    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
+    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
+    static let ruleSize = 12
     enum Entry: UInt8 {
         /// Filed in the literal index under a gram of its required literal.
         case literal = 0
@@ -69,12 +71,32 @@ enum Layout {
     static let patternCaseSensitive: UInt8 = 1
     static let patternAnchoredAtStart: UInt8 = 2
     static let patternAnchoredAtEnd: UInt8 = 4
+    /// The stored PCRE2 text spells every `\.` as `.` (it had no other `\` and no bare `.`).
+    static let patternDotsUnescaped: UInt8 = 8
+    // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26,
+    // u32 required offset, u32 required length (u8) | prefix template << 8 | suffix template << 20.
+    static let patternSize = 16
+    /// "No template" in a PATS record's 12-bit template fields.
+    static let noTemplate: UInt32 = 0xFFF
+    static let maximumRequiredLength = 0xFF
 
-    // DOMS record: u32 text offset, u32 length | flags << 24, u32 postings start, u32 postings count.
+    // COND record (4 bytes): u32 first entry | kind << 29; its entries end where the next one's begin.
+    static let conditionFirstMask: UInt32 = 0x1FFF_FFFF
+
+    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29.
+    // Both begin where the previous entry's end (entry 0's at 0): the domain texts open STRS, in id order.
+    static let domainSize = 8
+    static let domainPostingsMask: UInt32 = 0x1FFF_FFFF
     static let domainSubdomains: UInt32 = 1
     static let domainCaseSensitive: UInt32 = 2
     static let domainIndexed: UInt32 = 4
-    static let maximumDomainLength = 0xFF_FFFF
+
+    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
+    static let actionSize = 8
+    static let maximumActionLength: UInt32 = 0xFF_FFFF
+
+    /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
+    static let inlinePosting: UInt32 = 0x8000_0000
 
     /// `ActionType.allCases` and `TriggerCondition.Kind.allCases`, made once (`allCases` builds a new array per call).
     static let actionTypes = ActionType.allCases

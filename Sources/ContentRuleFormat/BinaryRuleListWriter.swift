@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// Builds the sections of a version-2 binary rule list from a compiled rule list: the tables the
+/// Builds the sections of a version-3 binary rule list from a compiled rule list: the tables the
 /// matcher reads in place (rules, patterns, conditions, domains, actions) and its indexes (literal
 /// grams, domain hash table and postings, the universal and always-checked lists).
 ///
@@ -69,22 +69,25 @@ struct BinaryRuleListWriter {
                 universal.append(UInt32(number))
             case .universal, .domain: break
             }
-            rules.u32(patternID)
-            rules.u32(conditionID)
-            rules.u32(rule.actionSlot)
-            rules.u16(rule.resourceTypes.rawValue)
+            rules.u24(patternID)
+            rules.u24(conditionID &+ 1)  // none (0xFFFFFFFF) + 1 = 0
+            rules.u24(rule.actionSlot)
+            rules.u16(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14)
             rules.u8(
                 rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4)
-            rules.u8(entry.rawValue)
         }
+        precondition(
+            patterns.count <= Layout.maximumCount && conditions.count <= Layout.maximumCount
+                && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount,
+            "more than \(Layout.maximumCount) patterns, conditions, domain entries or action slots")
         sections[.rules] = rules.bytes
         sections[.alwaysChecked] = Self.u32s(always)
         sections[.universal] = Self.u32s(universal)
         sections[.topURLRules] = Self.u32s(topURLRules)
         sections[.domainFallbacks] = fallbacks.bytes
+        writeDomains()  // first: the domain texts open STRS
         writePatterns()
         writeRemovedSources(list)
-        writeDomains()
         (sections[.literalHash], sections[.literalPostings]) = LiteralIndex.build(literals, in: patterns.bytes)
         writeActions(list.actionSlots)
         var meta = ByteWriter()
@@ -185,34 +188,61 @@ struct BinaryRuleListWriter {
             let start = patterns.range(id).lowerBound
             let kind = bytes[start]
             var text = textRange(id)
-            var prefixID = UInt16.max
-            var suffixID = UInt16.max
+            var prefixID = Layout.noTemplate
+            var suffixID = Layout.noTemplate
             if kind == Layout.PatternKind.regex.rawValue {
                 if let split = splits[regexIndex] {
                     let from = split.prefix == nil ? 0 : split.prefixEnd
                     let to = split.suffix == nil ? text.count : split.suffixStart
                     if from <= to {
-                        prefixID = split.prefix ?? .max
-                        suffixID = split.suffix ?? .max
+                        prefixID = split.prefix.map { UInt32($0) } ?? Layout.noTemplate
+                        suffixID = split.suffix.map { UInt32($0) } ?? Layout.noTemplate
                         text = (text.lowerBound + from)..<(text.lowerBound + to)
                     }
                 }
                 regexIndex += 1
             }
-            let (textOffset, textLength) = strings.add(bytes[text])
-            let required = requiredRange(id)
-            let (requiredOffset, requiredLength) = strings.add(bytes[required].prefix(Int(UInt16.max)))
+            var flags = bytes[start + 1]
+            var stored = bytes[text]
+            if kind == Layout.PatternKind.regex.rawValue, let unescaped = Self.unescapedDots(stored) {
+                stored = unescaped[...]
+                flags |= Layout.patternDotsUnescaped
+            }
+            let (textOffset, textLength) = strings.add(stored)
+            precondition(textLength <= Layout.maximumTextLength, "url-filter too long")
+            // A prefix of the required literal is contained wherever the literal is: a shorter one is still correct.
+            let required = bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+            let (requiredOffset, requiredLength) = strings.add(required)
             records.u32(textOffset)
-            records.u32(textLength)
+            records.u32(textLength | UInt32(kind) << 24 | UInt32(flags) << 26)
             records.u32(requiredOffset)
-            records.u16(UInt16(requiredLength))
-            records.u8(kind)
-            records.u8(bytes[start + 1])
-            records.u16(prefixID)
-            records.u16(suffixID)
+            records.u32(requiredLength | prefixID << 8 | suffixID << 20)
         }
         sections[.templates] = templates.bytes
         sections[.patterns] = records.bytes
+    }
+
+    /// `text` with every `\\.` spelled `.`, when that is reversible: `text` has a `\\.`, no other `\\` and
+    /// no bare `.` (``MappedRuleList/regexSource(_:)`` puts the backslashes back). Host names in
+    /// url-filters are spelled so; stored like this they share their bytes with the domain entries and
+    /// required literals that spell the same host.
+    static func unescapedDots(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.count)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") { return nil }
+            if byte == UInt8(ascii: "\\") {
+                guard index + 1 < text.endIndex, text[index + 1] == UInt8(ascii: ".") else { return nil }
+                index += 1
+                result.append(UInt8(ascii: "."))
+            } else {
+                result.append(byte)
+            }
+            index += 1
+        }
+        return result.count < text.count ? result : nil
     }
 
     /// The id of a domain entry, and whether the hash table holds it.
@@ -249,11 +279,9 @@ struct BinaryRuleListWriter {
         let (id, isNew) = conditions.finish()
         if isNew {
             let key = conditions[id]
-            conditionRecords.u8(key[key.startIndex])
-            conditionRecords.u8(0)
-            conditionRecords.u16(0)
-            conditionRecords.u32(UInt32(conditionEntries.bytes.count / 4))
-            conditionRecords.u32(UInt32(key.count / 4 - 1))
+            let first = UInt32(conditionEntries.bytes.count / 4)
+            precondition(first <= Layout.conditionFirstMask, "too many condition entries")
+            conditionRecords.u32(first | UInt32(key[key.startIndex]) << 29)
             conditionEntries.append(key.dropFirst(4))
         }
         return UInt32(id)
@@ -288,12 +316,10 @@ struct BinaryRuleListWriter {
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
-            let (offset, length) = strings.add(bytes[(range.lowerBound + 4)..<range.upperBound])
-            records.u32(offset)
-            records.u32(min(length, UInt32(Layout.maximumDomainLength)) | flags << 24)
-            records.u32(UInt32(postings.bytes.count / 4))
-            records.u32(UInt32(next[id] - firsts[id]))
             for index in firsts[id]..<next[id] { postings.u32(grouped[index]) }
+            precondition(postings.bytes.count / 4 <= Layout.domainPostingsMask, "too many domain postings")
+            records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
+            records.u32(UInt32(postings.bytes.count / 4) | flags << 29)
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
@@ -317,29 +343,27 @@ struct BinaryRuleListWriter {
         sections[.domainHash] = Self.u32s(slots)
     }
 
-    /// ACTN: per slot `u8` type, 3 bytes 0, `u32` offset, `u32` length — a string in STRS for
-    /// css-display-none and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
+    /// and notify, the action's encoding in APAY for redirect and modify-headers.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
         for action in actions {
-            records.u8(Layout.actionTypeCode(action.type))
-            records.u8(0)
-            records.u16(0)
+            var offset: UInt32 = 0
+            var length: UInt32 = 0
             switch action {
             case .cssDisplayNone(let text), .notify(let text):
-                let (offset, length) = strings.add(text)
-                records.u32(offset)
-                records.u32(length)
+                (offset, length) = strings.add(text)
             case .redirect, .modifyHeaders:
                 let start = payloads.bytes.count
                 payloads.encode(action)
-                records.u32(UInt32(start))
-                records.u32(UInt32(payloads.bytes.count - start))
+                (offset, length) = (UInt32(start), UInt32(payloads.bytes.count - start))
             default:
-                records.u32(0)
-                records.u32(0)
+                break
             }
+            precondition(length <= Layout.maximumActionLength, "action too long")
+            records.u32(UInt32(Layout.actionTypeCode(action.type)) | length << 8)
+            records.u32(offset)
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes

@@ -5,6 +5,11 @@ struct ByteWriter {
     @inline(__always) mutating func u8(_ value: UInt8) { bytes.append(value) }
     @inline(__always) mutating func u16(_ value: UInt16) { integer(value) }
     @inline(__always) mutating func u32(_ value: UInt32) { integer(value) }
+    /// The low 3 bytes of `value`.
+    @inline(__always) mutating func u24(_ value: UInt32) {
+        u16(UInt16(truncatingIfNeeded: value))
+        u8(UInt8(truncatingIfNeeded: value >> 16))
+    }
     mutating func u64(_ value: UInt64) { integer(value) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 

@@ -67,6 +67,22 @@ struct ByteKeyTable {
         }
     }
 
+    /// Ends the key being built as a new id even when an equal key is stored (look-ups keep finding
+    /// the first): for keys that must lie back to back.
+    mutating func finishUnshared() -> Int {
+        let end = bytes.count
+        let hash = ByteRange.hash(bytes, starts[starts.count - 1]..<end)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        let id = hashes.count
+        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
+        hashes.append(hash)
+        starts.append(end)
+        if hashes.count * 2 > slots.count { rehash(slots.count * 2) }
+        return id
+    }
+
     /// Ends the key being built: its id, and whether it is new.
     mutating func finish() -> (id: Int, isNew: Bool) {
         let start = starts[starts.count - 1]
@@ -124,6 +140,14 @@ struct StringPool {
     mutating func add(_ slice: ArraySlice<UInt8>) -> (UInt32, UInt32) {
         table.append(slice)
         return finish()
+    }
+
+    /// Appends `slice` at the end of STRS even when it is stored already (later equal strings share
+    /// the first copy): returns the new end of STRS.
+    mutating func addUnshared(_ slice: ArraySlice<UInt8>) -> UInt32 {
+        table.append(slice)
+        if table.pendingCount > 0 { _ = table.finishUnshared() }
+        return UInt32(table.bytes.count)
     }
 
     /// `(offset, length)` of the string just appended; `(0, 0)` for the empty string, which is not stored.

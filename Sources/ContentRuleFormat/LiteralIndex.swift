@@ -76,9 +76,14 @@ enum LiteralIndex {
             var slot = IndexHash.gramSlot(gram) & (capacity - 1)
             while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
             keys[slot] = gram
-            offsets[slot] = UInt32(postings.bytes.count / 4)
-            postings.u32(UInt32(end - start))
-            for index in start..<end { postings.u32(UInt32(truncatingIfNeeded: chosen[index])) }
+            if end - start == 1 {
+                // The only rule of the gram, in the slot itself.
+                offsets[slot] = Layout.inlinePosting | UInt32(truncatingIfNeeded: chosen[start])
+            } else {
+                offsets[slot] = UInt32(postings.bytes.count / 4)
+                postings.u32(UInt32(end - start))
+                for index in start..<end { postings.u32(UInt32(truncatingIfNeeded: chosen[index])) }
+            }
             start = end
         }
         var table = ByteWriter()

@@ -15,17 +15,21 @@ public struct RuleRecord: Sendable {
     /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
     public var entry: UInt8
 
+    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
+    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
     @inlinable init(_ bytes: RawBytes, _ offset: Int) {
-        pattern = Int(bytes.u32(offset))
-        let condition = bytes.u32(offset + 4)
-        self.condition = condition == 0xFFFF_FFFF ? nil : Int(condition)
-        actionSlot = bytes.u32(offset + 8)
-        resourceTypes = bytes.u16(offset + 12)
-        let packed = bytes.u8(offset + 14)
+        let low = bytes.u64(offset)
+        let high = bytes.u32(offset + 8)
+        pattern = Int(truncatingIfNeeded: low & 0xFF_FFFF)
+        let condition = Int(truncatingIfNeeded: (low >> 24) & 0xFF_FFFF)
+        self.condition = condition == 0 ? nil : condition - 1
+        actionSlot = UInt32(truncatingIfNeeded: low >> 48) | (high & 0xFF) << 16
+        resourceTypes = UInt16(truncatingIfNeeded: high >> 8) & 0x3FFF
+        entry = UInt8(truncatingIfNeeded: high >> 22) & 3
+        let packed = UInt8(truncatingIfNeeded: high >> 24)
         loadTypes = packed & 3
         loadContexts = (packed >> 2) & 3
         method = packed >> 4
-        entry = bytes.u8(offset + 15)
     }
 }
 
@@ -46,8 +50,11 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text, or the PCRE2 text between ``prefix`` and ``suffix``.
+    /// Literal text, or the PCRE2 text between ``prefix`` and ``suffix`` (with each `\\.` spelled `.`
+    /// when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)`` gives the PCRE2 text).
     public var text: UnsafeBufferPointer<UInt8>
+    /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
+    public var dotsUnescaped: Bool
     /// Shared PCRE2 text before and after ``text`` (empty when none; always empty for literals).
     public var prefix: UnsafeBufferPointer<UInt8>
     public var suffix: UnsafeBufferPointer<UInt8>
@@ -56,7 +63,8 @@ public struct PatternRecord {
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
-        text: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>, suffix: UnsafeBufferPointer<UInt8>,
+        dotsUnescaped: Bool, text: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>,
+        suffix: UnsafeBufferPointer<UInt8>,
         required: UnsafeBufferPointer<UInt8>
     ) {
         self.prefix = prefix
@@ -65,6 +73,7 @@ public struct PatternRecord {
         self.caseSensitive = caseSensitive
         self.anchoredAtStart = anchoredAtStart
         self.anchoredAtEnd = anchoredAtEnd
+        self.dotsUnescaped = dotsUnescaped
         self.text = text
         self.required = required
     }
@@ -100,31 +109,45 @@ public struct DomainRecord {
 }
 
 extension MappedRuleList {
-    @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 16) }
+    @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 12) }
 
-    // PATS record: u32 text offset, u32 text length, u32 required offset, u16 required length, u8 kind,
-    // u8 flags, u16 prefix template, u16 suffix template (0xFFFF none).
+    // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
+    // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
     @inlinable public func pattern(_ id: Int) -> PatternRecord {
-        let offset = sections.patterns.offset + id * 20
-        let flags = bytes.u8(offset + 15)
+        let offset = sections.patterns.offset + id * 16
+        let strings = sections.strings.offset
+        let packed = bytes.u32(offset + 4)
+        let flags = packed >> 26
+        let required = bytes.u32(offset + 12)
         return PatternRecord(
-            kind: StoredPatternKind(rawValue: bytes.u8(offset + 14)) ?? .regex,
+            kind: StoredPatternKind(rawValue: UInt8(truncatingIfNeeded: packed >> 24) & 3) ?? .regex,
             caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
-            text: string(at: offset), prefix: template(bytes.u16(offset + 16)),
-            suffix: template(bytes.u16(offset + 18)),
-            required: bytes.buffer(
-                sections.strings.offset + Int(bytes.u32(offset + 8)), Int(bytes.u16(offset + 12))))
+            dotsUnescaped: flags & 8 != 0,
+            text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
+            prefix: template(required >> 8 & 0xFFF), suffix: template(required >> 20),
+            required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
     }
 
-    @inlinable func template(_ id: UInt16) -> UnsafeBufferPointer<UInt8> {
-        guard id != 0xFFFF else { return UnsafeBufferPointer(start: nil, count: 0) }
+    @inlinable func template(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
+        guard id != 0xFFF else { return UnsafeBufferPointer(start: nil, count: 0) }
         return string(at: sections.templates.offset + Int(id) * 8)
     }
 
-    /// The full PCRE2 text of a regex pattern: prefix template, own text, suffix template.
+    /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
     public func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
-        return String(decoding: Array(pattern.prefix) + Array(pattern.text) + Array(pattern.suffix), as: UTF8.self)
+        var source = Array(pattern.prefix)
+        source.reserveCapacity(pattern.prefix.count + pattern.text.count * 2 + pattern.suffix.count)
+        if pattern.dotsUnescaped {
+            for byte in pattern.text {
+                if byte == UInt8(ascii: ".") { source.append(UInt8(ascii: "\\")) }
+                source.append(byte)
+            }
+        } else {
+            source += pattern.text
+        }
+        source += pattern.suffix
+        return String(decoding: source, as: UTF8.self)
     }
 
     /// A (u32 offset, u32 length) reference into STRS at `offset`.
@@ -132,27 +155,38 @@ extension MappedRuleList {
         bytes.buffer(sections.strings.offset + Int(bytes.u32(offset)), Int(bytes.u32(offset + 4)))
     }
 
-    public func condition(_ id: Int) -> ConditionRecord {
-        let offset = sections.conditions.offset + id * 12
-        let start = Int(bytes.u32(offset + 4))
-        return ConditionRecord(
-            kind: Layout.conditionKinds[Int(bytes.u8(offset)) - 1],
-            entries: start..<(start + Int(bytes.u32(offset + 8))))
+    // COND record (4 bytes): u32 first entry | kind << 29; the entries end where the next condition's begin.
+    public func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
+
+    /// COND record `id` (its kind and first entries checked by the validator before it is read).
+    @inline(__always) static func conditionRecord(_ bytes: RawBytes, _ sections: SectionOffsets, _ id: Int)
+        -> ConditionRecord
+    {
+        let offset = sections.conditions.offset + id * 4
+        let word = bytes.u32(offset)
+        let start = Int(word & Layout.conditionFirstMask)
+        let end =
+            id + 1 < sections.conditions.count
+            ? Int(bytes.u32(offset + 4) & Layout.conditionFirstMask) : sections.conditionEntries.count
+        return ConditionRecord(kind: Layout.conditionKinds[Int(word >> 29) - 1], entries: start..<end)
     }
 
     @inlinable public func conditionEntry(_ index: Int) -> Int {
         Int(bytes.u32(sections.conditionEntries.offset + index * 4))
     }
 
+    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
+    // both begin where the previous entry's end (entry 0's at 0).
     @inlinable public func domain(_ id: Int) -> DomainRecord {
-        let offset = sections.domains.offset + id * 16
+        let offset = sections.domains.offset + id * 8
         let packed = bytes.u32(offset + 4)
-        let flags = packed >> 24
-        let start = Int(bytes.u32(offset + 8))
+        let flags = packed >> 29
+        let textStart = id == 0 ? 0 : Int(bytes.u32(offset - 8))
+        let postingsStart = id == 0 ? 0 : Int(bytes.u32(offset - 4) & 0x1FFF_FFFF)
         return DomainRecord(
-            text: bytes.buffer(sections.strings.offset + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
+            text: bytes.buffer(sections.strings.offset + textStart, Int(bytes.u32(offset)) - textStart),
             subdomains: flags & 1 != 0, caseSensitive: flags & 2 != 0,
-            indexed: flags & 4 != 0, postings: start..<(start + Int(bytes.u32(offset + 12))))
+            indexed: flags & 4 != 0, postings: postingsStart..<Int(packed & 0x1FFF_FFFF))
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {
@@ -190,19 +224,11 @@ extension MappedRuleList {
     @inlinable public var literalHashCapacity: Int { sections.literalHash.count }
     /// The gram in a slot of the literal index (0 = empty).
     @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
-    /// The rules filed under the gram in `slot`, as a range of ``literalPosting(_:)`` indices.
-    @inlinable public func literalPostings(_ slot: Int) -> Range<Int> {
-        let start = Int(bytes.u32(sections.literalHash.offset + slot * 8 + 4))
-        let count = Int(bytes.u32(sections.literalPostings.offset + start * 4))
-        return (start + 1)..<(start + 1 + count)
-    }
-    @inlinable public func literalPosting(_ index: Int) -> Int32 {
-        Int32(bitPattern: bytes.u32(sections.literalPostings.offset + index * 4))
-    }
 
     /// The type of the action in `slot`.
+    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
     public func actionType(_ slot: Int) -> ActionType {
-        Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 12))]
+        Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 8))]
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
@@ -226,9 +252,15 @@ extension MappedRuleList {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
                     guard seen.insert(slot, capacity: capacity) else { break }
-                    let start = postings + Int(bytes.u32(table + slot * 8 + 4)) * 4
-                    let count = Int(bytes.u32(start))
-                    for index in 0..<count { candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4))) }
+                    // A gram's only rule is in its slot (``Layout/inlinePosting`` set): read as a list of one
+                    // that starts at the slot, every rule number masked (one loop for both, no branch).
+                    let value = bytes.u32(table + slot * 8 + 4)
+                    let inline = value >= 0x8000_0000
+                    let start = inline ? table + slot * 8 : postings + Int(value) * 4
+                    let count = inline ? 1 : Int(bytes.u32(start))
+                    for index in 0..<count {
+                        candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4) & 0x7FFF_FFFF))
+                    }
                     break
                 }
                 if key == 0 { break }
@@ -239,15 +271,19 @@ extension MappedRuleList {
 
     /// The action in `slot`, decoded from the file.
     public func action(_ slot: Int) -> Action {
-        let offset = sections.actions.offset + slot * 12
+        let offset = sections.actions.offset + slot * 8
+        // A string in STRS for css-display-none and notify (only read for them: else a range of APAY).
+        var text: UnsafeBufferPointer<UInt8> {
+            bytes.buffer(sections.strings.offset + Int(bytes.u32(offset + 4)), Int(bytes.u32(offset) >> 8))
+        }
         switch actionType(slot) {
         case .block: return .block
         case .blockCookies: return .blockCookies
         case .ignorePreviousRules: return .ignorePreviousRules
         case .ignoreFollowingRules: return .ignoreFollowingRules
         case .makeHTTPS: return .makeHTTPS
-        case .cssDisplayNone: return .cssDisplayNone(selector: String(decoding: string(at: offset + 4), as: UTF8.self))
-        case .notify: return .notify(notification: String(decoding: string(at: offset + 4), as: UTF8.self))
+        case .cssDisplayNone: return .cssDisplayNone(selector: String(decoding: text, as: UTF8.self))
+        case .notify: return .notify(notification: String(decoding: text, as: UTF8.self))
         case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
         }
     }

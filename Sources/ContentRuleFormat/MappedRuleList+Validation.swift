@@ -95,7 +95,7 @@ struct Validator {
         }
     }
 
-    /// The checks, in the order of the sequential validation (format v2's reader): when several fail,
+    /// The checks, in the order of the sequential validation: when several fail,
     /// the first in this order is the one reported.
     enum Phase: Int, CaseIterable, Comparable {
         case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
@@ -190,108 +190,106 @@ struct Validator {
         }
     }
 
-    /// RULE: pattern, condition (or none), action slot in range; resource types, method and entry known.
+    /// RULE: pattern, condition (or none), action slot in range; method known (the resource types,
+    /// load bits and entry fill their bit fields, so every value is known).
     private func checkRules() throws(BinaryRuleListError) {
-        let patterns = UInt32(truncatingIfNeeded: patternCount)
-        let conditions = UInt32(truncatingIfNeeded: conditionCount)
-        let slots = UInt32(truncatingIfNeeded: slotCount)
-        let unknownTypes = ~ResourceType.all.rawValue
-        let methods = UInt8(RequestMethod.allCases.count)
-        let entries = Layout.Entry.universal.rawValue
+        let patterns = UInt64(patternCount)
+        let conditions = UInt64(conditionCount)
+        let slots = UInt64(slotCount)
+        let methods = UInt64(RequestMethod.allCases.count)
+        /// (pattern, condition + 1, slot, method) of the record at `offset`: two loads.
+        @inline(__always) func fields(_ offset: Int) -> (UInt64, UInt64, UInt64, UInt64) {
+            let low = bytes.u64(offset)
+            let high = UInt64(bytes.u32(offset &+ 8))
+            return (low & 0xFF_FFFF, low >> 24 & 0xFF_FFFF, low >> 48 | (high & 0xFF) << 16, high >> 28)
+        }
         // First pass: the largest value of each field (branch-free reductions the compiler vectorizes);
         // only when one is out of range does the checking loop below look for the record.
-        var largest = (pattern: UInt32(0), condition: UInt32(0), slot: UInt32(0), method: UInt32(0), entry: UInt32(0))
-        var typeBits: UInt32 = 0
+        var largest: (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64) = (0, 0, 0, 0)
         for rule in 0..<ruleCount {
-            let offset = sections.rules.offset &+ rule &* 16
-            let packed = bytes.u32(offset &+ 12)
-            largest.pattern = max(largest.pattern, bytes.u32(offset))
-            largest.condition = max(largest.condition, bytes.u32(offset &+ 4) &+ 1)  // "none" wraps to 0
-            largest.slot = max(largest.slot, bytes.u32(offset &+ 8))
-            largest.method = max(largest.method, packed >> 20 & 0xF)
-            largest.entry = max(largest.entry, packed >> 24)
-            typeBits |= packed & 0xFFFF
+            let (pattern, condition, slot, method) = fields(sections.rules.offset &+ rule &* Layout.ruleSize)
+            largest = (
+                max(largest.pattern, pattern), max(largest.condition, condition), max(largest.slot, slot),
+                max(largest.method, method)
+            )
         }
-        let inRange =
-            largest.pattern < patterns && largest.condition <= conditions && largest.slot < slots
-            && typeBits & UInt32(unknownTypes) == 0 && largest.method <= UInt32(methods)
-            && largest.entry <= UInt32(entries)
-        if ruleCount == 0 || inRange { return }
-        var offset = sections.rules.offset
+        if ruleCount == 0
+            || (largest.pattern < patterns && largest.condition <= conditions && largest.slot < slots
+                && largest.method <= methods)
+        {
+            return
+        }
         for rule in 0..<ruleCount {
-            // Two loads per record; offsets inside the section cannot overflow (`&+`).
-            let low = bytes.u64(offset)
-            let high = bytes.u64(offset &+ 8)
-            let pattern = UInt32(truncatingIfNeeded: low)
-            let condition = UInt32(truncatingIfNeeded: low >> 32)  // + 1 wraps "none" (0xFFFFFFFF) to 0
-            let slot = UInt32(truncatingIfNeeded: high)
-            let types = UInt16(truncatingIfNeeded: high >> 32)
-            let method = UInt8(truncatingIfNeeded: high >> 52) & 0xF  // the high nibble of byte 14
-            let entry = UInt8(truncatingIfNeeded: high >> 56)
-            guard pattern < patterns, condition &+ 1 <= conditions, slot < slots, types & unknownTypes == 0,
-                method <= methods, entry <= entries
-            else { throw fail(offset, "rule \(rule) has an out-of-range field") }
-            offset &+= 16
+            let offset = sections.rules.offset &+ rule &* Layout.ruleSize
+            let (pattern, condition, slot, method) = fields(offset)
+            guard pattern < patterns, condition <= conditions, slot < slots, method <= methods else {
+                throw fail(offset, "rule \(rule) has an out-of-range field")
+            }
         }
     }
 
     /// PATS: text, required literal and templates in range; kind and flags known.
     private func checkPatterns() throws(BinaryRuleListError) {
-        let templates = UInt16(clamping: sections.templates.count)
-        let kinds = Layout.PatternKind.regex.rawValue
+        // Template ids below this are valid; "none" (0xFFF) + 1 wraps to 0.
+        let templates = UInt32(min(sections.templates.count, Int(Layout.noTemplate)))
+        let kinds = UInt32(Layout.PatternKind.regex.rawValue)
         var offset = sections.patterns.offset
         for pattern in 0..<patternCount {
-            try checkString(at: offset)
-            // A template id + 1 wraps "none" (0xFFFF) to 0. With 0xFFFF or more templates every id is valid.
-            guard UInt64(bytes.u32(offset &+ 8)) + UInt64(bytes.u16(offset &+ 12)) <= stringsEnd,
-                bytes.u8(offset &+ 14) <= kinds, bytes.u8(offset &+ 15) <= 7,
-                bytes.u16(offset &+ 16) &+ 1 <= templates || templates == 0xFFFF,
-                bytes.u16(offset &+ 18) &+ 1 <= templates || templates == 0xFFFF
+            let packed = bytes.u32(offset &+ 4)
+            let required = bytes.u32(offset &+ 12)
+            guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd,
+                packed >> 24 & 3 <= kinds, packed >> 30 == 0,
+                UInt64(bytes.u32(offset &+ 8)) + UInt64(required & 0xFF) <= stringsEnd,
+                (required >> 8 &+ 1) & 0xFFF <= templates, (required >> 20 &+ 1) & 0xFFF <= templates
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
-            offset &+= 20
+            offset &+= Layout.patternSize
         }
     }
 
-    /// COND: kind known, entries inside CENT and each below the domain or pattern count.
+    /// COND: kind known, first entries ascending and inside CENT (so each condition's entries, up to
+    /// the next one's first, are too), and each entry below the domain or pattern count.
     private func checkConditions() throws(BinaryRuleListError) {
-        let kinds = Layout.conditionKinds
-        var domainKinds: UInt32 = 0
-        for (index, kind) in kinds.enumerated() where kind.isDomain { domainKinds |= 1 << UInt32(index + 1) }
-        let entryCount = UInt64(sections.conditionEntries.count)
-        let entriesBase = sections.conditionEntries.offset
-        // When every entry is below both counts (as in every file the writer makes), each condition
-        // needs only its range checked; otherwise each entry is checked against its condition's kind.
-        let entriesChecked = UInt64(largestWord(sections.conditionEntries)) < UInt64(min(domainCount, patternCount))
+        let kinds = UInt32(Layout.conditionKinds.count)
+        let entryCount = UInt32(truncatingIfNeeded: sections.conditionEntries.count)
+        var previous: UInt32 = 0
         var offset = sections.conditions.offset
         for condition in 0..<conditionCount {
-            let kind = bytes.u8(offset)
-            let start = UInt64(bytes.u32(offset &+ 4))
-            let count = UInt64(bytes.u32(offset &+ 8))
-            guard kind >= 1, Int(kind) <= kinds.count, start + count <= entryCount else {
+            let word = bytes.u32(offset)
+            let kind = word >> 29
+            let first = word & Layout.conditionFirstMask
+            guard kind >= 1, kind <= kinds, first >= previous, first <= entryCount else {
                 throw fail(offset, "condition \(condition) is out of range")
             }
-            offset &+= 12
-            if entriesChecked { continue }
-            let limit = UInt32(truncatingIfNeeded: domainKinds >> UInt32(kind) & 1 != 0 ? domainCount : patternCount)
-            var entry = entriesBase &+ Int(start) &* 4
-            let end = entry &+ Int(count) &* 4
-            while entry < end {
+            previous = first
+            offset &+= 4
+        }
+        // When every entry is below both counts (as in every file the writer makes), nothing more to check;
+        // otherwise each entry is checked against its condition's kind.
+        if UInt64(largestWord(sections.conditionEntries)) < UInt64(min(domainCount, patternCount)) { return }
+        for condition in 0..<conditionCount {
+            let record = MappedRuleList.conditionRecord(bytes, sections, condition)
+            let limit = UInt32(truncatingIfNeeded: record.kind.isDomain ? domainCount : patternCount)
+            for index in record.entries {
+                let entry = sections.conditionEntries.offset &+ index &* 4
                 guard bytes.u32(entry) < limit else { throw fail(entry, "condition entry out of range") }
-                entry &+= 4
             }
         }
     }
 
-    /// DOMS: text and postings in range, flags known.
+    /// DOMS: text ends ascending and inside STRS, postings ends ascending and inside DPST (the flags
+    /// fill their 3 bits, so every value is known).
     private func checkDomains() throws(BinaryRuleListError) {
-        let postings = UInt64(sections.domainPostings.count)
+        let postings = UInt32(truncatingIfNeeded: sections.domainPostings.count)
+        var previous: (text: UInt32, postings: UInt32) = (0, 0)
         var offset = sections.domains.offset
         for domain in 0..<domainCount {
-            let packed = bytes.u32(offset &+ 4)
-            guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd, packed >> 24 <= 7,
-                UInt64(bytes.u32(offset &+ 8)) + UInt64(bytes.u32(offset &+ 12)) <= postings
-            else { throw fail(offset, "domain \(domain) is out of range") }
-            offset &+= 16
+            let text = bytes.u32(offset)
+            let end = bytes.u32(offset &+ 4) & Layout.domainPostingsMask
+            guard text >= previous.text, UInt64(text) <= stringsEnd, end >= previous.postings, end <= postings else {
+                throw fail(offset, "domain \(domain) is out of range")
+            }
+            previous = (text, end)
+            offset &+= Layout.domainSize
         }
     }
 
@@ -326,8 +324,8 @@ struct Validator {
         }
     }
 
-    /// LGRM and LPST: a power-of-two table with an empty slot; each gram's postings inside LPST and
-    /// below the rule count. Builds the gram filter on the way.
+    /// LGRM and LPST: a power-of-two table with an empty slot; each gram's rule (held in the slot) or
+    /// postings (inside LPST) below the rule count. Builds the gram filter on the way.
     private func checkLiteralIndex() throws(BinaryRuleListError) -> [UInt64] {
         let table = sections.literalHash
         let postings = sections.literalPostings
@@ -336,23 +334,35 @@ struct Validator {
         }
         var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
         let rules = UInt32(truncatingIfNeeded: ruleCount)
+        /// Whether the LPST list at `start` (a count, then that many rules) lies inside LPST.
+        @inline(__always) func listInRange(_ start: Int) -> Bool {
+            start < postings.count && Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
+        }
         // When every word of LPST (counts and rule numbers) is below the rule count, as in every
-        // file the writer makes, only each slot's range needs checking. That pass also brings LPST
-        // into the cache for the slots' reads, which are in hash order.
-        if postings.count > 0, largestWord(postings) < rules {
-            // Branch-free, as slots are empty (gram 0) or not at random: the count is read at a
+        // file the writer makes, only each slot's rule or range needs checking. That pass also brings
+        // LPST into the cache for the slots' reads, which are in hash order.
+        if postings.count == 0 || largestWord(postings) < rules {
+            // Branch-free, as slots are empty (gram 0), inline or not at random: the count is read at a
             // clamped index for every slot, and a bad slot only sets `outOfRange` (found again below).
             var smallestGram = UInt32.max
             var outOfRange: UInt8 = 0
+            // Where a slot's list count is read (a clamped index; when LPST is empty, any readable word:
+            // a list then fails its range check whatever the count).
+            let countBase = postings.count > 0 ? postings.offset : table.offset
+            let countLimit = max(postings.count, 1)
             for slot in 0..<table.count {
                 let offset = table.offset &+ slot &* 8
                 let gram = bytes.u32(offset)
-                let start = Int(bytes.u32(offset &+ 4))
+                let value = bytes.u32(offset &+ 4)
                 let occupied: UInt8 = gram != 0 ? 1 : 0
                 smallestGram = min(smallestGram, gram)
-                let count = Int(bytes.u32(postings.offset &+ (start < postings.count ? start : 0) &* 4))
-                outOfRange |= occupied & (start < postings.count ? 0 : 1)
-                outOfRange |= occupied & (count <= postings.count &- start &- 1 ? 0 : 1)
+                // Inline: rule + 1 <= the rule count; list: start + 1 + count <= the LPST size.
+                let inline = value & Layout.inlinePosting != 0
+                let start = Int(value & ~Layout.inlinePosting)
+                let count = Int(bytes.u32(countBase &+ (start < countLimit ? start : 0) &* 4))
+                let need = inline ? start &+ 1 : start &+ 1 &+ count
+                let limit = inline ? ruleCount : postings.count
+                outOfRange |= occupied & (need <= limit ? 0 : 1)
                 let bit = IndexHash.gramFilterBit(gram)
                 filter[bit >> 6] |= UInt64(occupied) << UInt64(bit & 63)
             }
@@ -360,10 +370,11 @@ struct Validator {
                 for slot in 0..<table.count {
                     let offset = table.offset &+ slot &* 8
                     guard bytes.u32(offset) != 0 else { continue }
-                    let start = Int(bytes.u32(offset &+ 4))
-                    guard start < postings.count,
-                        Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
-                    else { throw fail(offset, "literal postings out of range") }
+                    let value = bytes.u32(offset &+ 4)
+                    let valid =
+                        value & Layout.inlinePosting != 0
+                        ? value & ~Layout.inlinePosting < rules : listInRange(Int(value))
+                    guard valid else { throw fail(offset, "literal postings out of range") }
                 }
             }
             guard table.count == 0 || smallestGram == 0 else {
@@ -381,15 +392,18 @@ struct Validator {
                 empty = true
                 continue
             }
-            let start = Int(bytes.u32(offset &+ 4))
-            guard start < postings.count else { throw fail(offset, "literal postings out of range") }
-            let count = Int(bytes.u32(postings.offset &+ start &* 4))
-            guard count <= postings.count &- start &- 1 else { throw fail(offset, "literal postings out of range") }
-            var entry = postings.offset &+ (start &+ 1) &* 4
-            let entriesEnd = entry &+ count &* 4
-            while entry < entriesEnd {
-                guard bytes.u32(entry) < rules else { throw fail(entry, "literal posting out of range") }
-                entry &+= 4
+            let value = bytes.u32(offset &+ 4)
+            if value & Layout.inlinePosting != 0 {
+                guard value & ~Layout.inlinePosting < rules else { throw fail(offset, "literal posting out of range") }
+            } else {
+                let start = Int(value)
+                guard listInRange(start) else { throw fail(offset, "literal postings out of range") }
+                var entry = postings.offset &+ (start &+ 1) &* 4
+                let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
+                while entry < entriesEnd {
+                    guard bytes.u32(entry) < rules else { throw fail(entry, "literal posting out of range") }
+                    entry &+= 4
+                }
             }
             let bit = IndexHash.gramFilterBit(gram)
             filter[bit >> 6] |= 1 << UInt64(bit & 63)
@@ -408,11 +422,16 @@ struct Validator {
         let modifyHeaders = Layout.actionTypeCode(.modifyHeaders)
         // Branch-free first pass, as action types come mixed: every type known, every string in range,
         // no payload to decode. Otherwise (or to find the bad slot) the checking loop below.
+        /// The type code, and whether the (offset, length) is a range of STRS.
+        @inline(__always) func record(_ offset: Int) -> (code: UInt8, inBounds: Bool) {
+            let packed = bytes.u32(offset)
+            let inBounds = UInt64(bytes.u32(offset &+ 4)) + UInt64(packed >> 8) <= stringsEnd
+            return (UInt8(truncatingIfNeeded: packed), inBounds)
+        }
         var simple: UInt8 = 1
         for slot in 0..<slotCount {
-            let offset = sections.actions.offset &+ slot &* 12
-            let code = bytes.u8(offset)
-            let inBounds: UInt8 = stringInBounds(at: offset &+ 4) ? 1 : 0  // read for every slot: branch-free
+            let (code, stringInBounds) = record(sections.actions.offset &+ slot &* Layout.actionSize)
+            let inBounds: UInt8 = stringInBounds ? 1 : 0  // read for every slot: branch-free
             let isString: UInt8 = code == selector || code == notification ? 1 : 0
             simple &= code < types ? 1 : 0
             simple &= code == redirect || code == modifyHeaders ? 0 : 1
@@ -423,17 +442,17 @@ struct Validator {
         var payloads: [UInt8] = []
         var offset = sections.actions.offset
         for slot in 0..<slotCount {
-            defer { offset &+= 12 }
-            let code = bytes.u8(offset)
+            defer { offset &+= Layout.actionSize }
+            let (code, stringInBounds) = record(offset)
             guard code < types else { throw fail(offset, "unknown action type \(code)") }
             if code == selector || code == notification {
-                try checkString(at: offset &+ 4)
+                guard stringInBounds else { throw fail(offset, "string out of bounds") }
             } else if code == redirect || code == modifyHeaders {
                 if active.isEmpty {
                     payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count)
                 }
                 let start = Int(bytes.u32(offset + 4))
-                let length = Int(bytes.u32(offset + 8))
+                let length = Int(bytes.u32(offset) >> 8)
                 guard start <= payloads.count, length <= payloads.count - start else {
                     throw fail(offset, "action payload out of range")
                 }

@@ -9,7 +9,7 @@
 enum PatternTemplates {
     static let minimumLength = 8
     static let minimumUses = 8
-    static let maximumCount = 0xFFFE
+    static let maximumCount = 0xFFE
 
     /// Where the first literal run starts and the last ends, or nil when the text has no such run.
     static func cuts(_ text: [UInt8]) -> (prefixEnd: Int, suffixStart: Int)? { cuts(text, 0..<text.count) }

@@ -71,14 +71,13 @@ import Testing
         bytes[1] = 0x44
         #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: bytes) }
         bytes = Self.sample
-        bytes[8] = 9
-        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 9, supported: 2)) {
-            try MappedRuleList(bytes: bytes)
-        }
-        bytes = Self.sample
-        bytes[8] = 1
-        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 1, supported: 2)) {
-            try MappedRuleList(bytes: bytes)
+        #expect(BinaryRuleList.version == 3)
+        // Earlier and later versions, including version 2 (16-byte rules, 20-byte patterns), are refused.
+        for version: UInt8 in [9, 1, 2] {
+            bytes[8] = version
+            #expect(throws: BinaryRuleListError.unsupportedVersion(found: UInt32(version), supported: 3)) {
+                try MappedRuleList(bytes: bytes)
+            }
         }
         #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: Self.sample + [0]) }
         #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: []) }

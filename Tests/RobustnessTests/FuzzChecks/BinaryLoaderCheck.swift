@@ -1,4 +1,4 @@
-// The one adapter to the binary format's API (v2: map the bytes, validate, read in place).
+// The one adapter to the binary format's API (v3: map the bytes, validate, read in place).
 // When the format changes, only this function changes.
 import ContentRuleFormat
 import ContentRuleMatcher
@@ -6,7 +6,7 @@ import ContentRuleModel
 import ContentRuleURL
 
 /// Loads a binary rule list from bytes. Inputs that do not start with the file signature are taken
-/// as everything after the 64-byte header (section table and sections) and given a valid version-2
+/// as everything after the 64-byte header (section table and sections) and given a valid version-3
 /// header (sizes, XXH64 checksum), so that mutations reach the section and table validation instead of
 /// stopping at the checksum.
 func fuzzLoadBinaryRuleList(_ bytes: [UInt8]) throws -> ContentRuleList {
@@ -24,7 +24,7 @@ func fuzzLoadBinaryRuleList(_ bytes: [UInt8]) throws -> ContentRuleList {
 /// few loads with both strategies without trapping or hanging. Returns a description of the broken
 /// invariant, or nil.
 ///
-/// The strategies are not required to agree here: in format v2 the indexes (required literals, each
+/// The strategies are not required to agree here: in format v3 the indexes (required literals, each
 /// rule's way in, the domain postings) are part of the file, and a file forged with a recomputed
 /// checksum can steer the fast strategy differently from the plain one, as it can change the rules
 /// themselves. Agreement is checked on files our writer produced (`FastMatcherDifferentialTests`,

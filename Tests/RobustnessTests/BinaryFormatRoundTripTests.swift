@@ -1,0 +1,114 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+import ContentRuleModel
+import Testing
+
+/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 12-byte
+/// domain entries, 8-byte actions, single literal postings held in the index slot) and spells the
+/// `\.` of host names as `.`: everything read back from a written file must equal what the compiler
+/// produced.
+@Suite struct BinaryFormatRoundTripTests {
+    /// Host rules (enough for a shared prefix and suffix template), url-filters with a bare `.` or
+    /// other escapes (stored as they are), literals, conditions of every kind, flags and actions.
+    static let json: String = {
+        var rules: [String] = []
+        for index in 0..<24 {
+            let types = index % 3 == 0 ? #","resource-type":["image","script"]"# : ""
+            let load = index % 4 == 1 ? #","load-type":["third-party"],"load-context":["child-frame"]"# : ""
+            let domains = index % 5 == 2 ? #","if-domain":["*site\#(index).test","other.test"]"# : ""
+            rules.append(
+                #"{"trigger":{"url-filter":"^[htpsw]+:\\/\\/([a-z0-9-]+\\.)?host\#(index)\\.example([\\/:&\\?].*)?$""#
+                    + types + load + domains + #"},"action":{"type":"block"}}"#)
+        }
+        rules += [
+            #"{"trigger":{"url-filter":"^https?://cdn\\.x.y\\.test/"},"action":{"type":"block"}}"#,
+            #"{"trigger":{"url-filter":"a\\.b\\\\c\\.d"},"action":{"type":"block-cookies"}}"#,
+            #"{"trigger":{"url-filter":"banner\\.gif$","unless-domain":["shop.example"]},"action":{"type":"css-display-none","selector":".ad"}}"#,
+            #"{"trigger":{"url-filter":"track\\.js","if-top-url":["^https://top\\.test/"],"request-method":"post"},"action":{"type":"notify","notification":"n"}}"#,
+            #"{"trigger":{"url-filter":"pixel","unless-frame-url":["frame\\.test"]},"action":{"type":"make-https"}}"#,
+            #"{"trigger":{"url-filter":"Case\\.Sensitive","url-filter-is-case-sensitive":true},"action":{"type":"ignore-previous-rules"}}"#,
+            #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".a, .b"}}"#,
+        ]
+        return "[" + rules.joined(separator: ",\n") + "]"
+    }()
+
+    @Test func everyRecordReadsBackAsCompiled() throws {
+        let list = try #require(RuleListCompiler.compile(json: Array(Self.json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        #expect(mapped.ruleCount == list.rules.count)
+        var unescaped = 0
+        for (number, compiled) in list.rules.enumerated() {
+            let record = mapped.rule(number)
+            #expect(record.actionSlot == compiled.actionSlot)
+            #expect(record.resourceTypes == compiled.resourceTypes.rawValue)
+            #expect(record.loadTypes == compiled.loadTypes.rawValue)
+            #expect(record.loadContexts == compiled.loadContexts.rawValue)
+            #expect(
+                record.method
+                    == (compiled.requestMethod == nil
+                        ? 0
+                        : 1
+                            + UInt8(
+                                RequestMethod.allCases.firstIndex(of: compiled.requestMethod!)!)))
+            #expect(mapped.action(Int(record.actionSlot)) == list.actionSlots[Int(record.actionSlot)])
+            Self.expect(mapped, record.pattern, equals: compiled.urlFilter)
+            if mapped.pattern(record.pattern).dotsUnescaped { unescaped += 1 }
+            #expect((record.condition == nil) == (compiled.condition == nil))
+            guard let condition = compiled.condition, let id = record.condition else { continue }
+            let stored = mapped.condition(id)
+            #expect(stored.kind == condition.kind)
+            #expect(stored.entries.count == condition.patterns.count)
+            guard condition.kind.isDomain else {
+                for (index, value) in zip(stored.entries, condition.patterns) {
+                    Self.expect(mapped, mapped.conditionEntry(index), equals: value)
+                }
+                continue
+            }
+            for index in stored.entries {
+                let domain = mapped.domain(mapped.conditionEntry(index))
+                #expect(domain.postings.contains { mapped.domainPosting($0) == Int32(number) })
+            }
+        }
+        // The host rules are stored with their dots unescaped; `cdn\.x.y\.test` and `a\.b\\c\.d` are not.
+        #expect(unescaped >= 24)
+        for source in [#"^https?://cdn\.x.y\.test/"#, #"a\.b\\c\.d"#] {
+            let rule = try #require(list.rules.firstIndex { $0.urlFilter.source == source }, "\(source)")
+            #expect(!mapped.pattern(mapped.rule(rule).pattern).dotsUnescaped)
+        }
+    }
+
+    /// Stored pattern `id` is `compiled`: the same kind, literal text (lower-cased unless case-sensitive)
+    /// or PCRE2 text.
+    static func expect(_ mapped: MappedRuleList, _ id: Int, equals compiled: CompiledPattern) {
+        let pattern = mapped.pattern(id)
+        if let literal = compiled.literal {
+            #expect(pattern.kind == .literal)
+            let text = compiled.caseSensitive ? literal.text : literal.text.lowercased()
+            #expect(Array(pattern.text) == Array(text.utf8))
+        } else if let pcre2 = compiled.pcre2Pattern {
+            #expect(pattern.kind == .regex)
+            #expect(mapped.regexSource(id) == pcre2)
+        } else {
+            #expect(pattern.kind == .everything)
+        }
+    }
+
+    /// Each literal rule is found by the literal index from a URL that contains its literal, whether
+    /// its gram has one rule (held in the slot) or several (an LPST list).
+    @Test func literalIndexFindsEveryLiteralRule() throws {
+        let json =
+            "["
+            + (0..<40).map {
+                #"{"trigger":{"url-filter":"\#($0 % 2 == 0 ? "shared" : "unique\($0)")-x"},"action":{"type":"block"}}"#
+            }
+            .joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        for number in 0..<40 {
+            let url = Array("https://a.test/\(number % 2 == 0 ? "shared" : "unique\(number)")-x".utf8)
+            var candidates: [Int32] = []
+            url.withUnsafeBufferPointer { mapped.collectLiteralCandidates($0, into: &candidates) }
+            #expect(candidates.contains(Int32(number)), "rule \(number)")
+        }
+    }
+}
