@@ -44,7 +44,8 @@ public enum RegistrableDomain {
     ///   Leading dots are skipped as WebKit does. O(length of host).
     public static func of(host: String) -> String? {
         if host.isEmpty { return nil }
-        if !host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
+        var text = host
+        if !text.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return host }
         if let cached = cache.withLock({ $0[host] }) { return cached }
         let domain = compute(host)
         cache.withLock {
@@ -80,11 +81,16 @@ public enum RegistrableDomain {
 
     /// `RegistrableDomain::matches` on a host: equal, or a suffix preceded by a dot.
     public static func hostMatches(_ host: String, registrableDomain domain: String) -> Bool {
-        let h = host.utf8
-        let d = domain.utf8
-        guard h.count >= d.count, h.suffix(d.count).elementsEqual(d) else { return false }
-        if h.count == d.count { return true }
-        return h[h.index(h.endIndex, offsetBy: -(d.count + 1))] == UInt8(ascii: ".")
+        var host = host
+        var domain = domain
+        return host.withUTF8 { h in
+            domain.withUTF8 { d in
+                guard h.count >= d.count else { return false }
+                let offset = h.count - d.count
+                for index in 0..<d.count where h[offset + index] != d[index] { return false }
+                return offset == 0 || h[offset - 1] == UInt8(ascii: ".")
+            }
+        }
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -10,12 +10,19 @@ extension URLRecord {
     static func parseCanonical(_ string: String) -> URLRecord? {
         var result: URLRecord?
         string.utf8.withContiguousStorageIfAvailable { buffer in
-            result = parseCanonical(bytes: buffer)
+            result = parseCanonical(bytes: buffer, build: true)
         }
         return result
     }
 
-    private static func parseCanonical(bytes: UnsafeBufferPointer<UInt8>) -> URLRecord? {
+    /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
+    static func isCanonical(_ string: String) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { parseCanonical(bytes: $0, build: false) != nil } ?? false
+    }
+
+    /// The fast path's scan. With `build` false only the checks are made: the record returned then
+    /// has the scheme and port but no host, path, query or fragment.
+    private static func parseCanonical(bytes: UnsafeBufferPointer<UInt8>, build: Bool) -> URLRecord? {
         let count = bytes.count
         var i = 0
         // Scheme.
@@ -50,7 +57,9 @@ extension URLRecord {
         guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return nil }
         var record = URLRecord()
         record.scheme = scheme
-        record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+        if build {
+            record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+        }
         // Port.
         if i < count && bytes[i] == 0x3A {
             i += 1
@@ -85,9 +94,12 @@ extension URLRecord {
             let length = i - segmentStart
             if length == 1 && bytes[segmentStart] == 0x2E { return nil }
             if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return nil }
-            segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
+            if build {
+                segments.append(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
+            }
         }
-        record.path = .segments(segments)
+        if build { record.path = .segments(segments) }
         // Query.
         if i < count && bytes[i] == 0x3F {
             i += 1
@@ -97,7 +109,9 @@ extension URLRecord {
                 if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x27 || c == 0x3C || c == 0x3E { return nil }
                 i += 1
             }
-            record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+            if build {
+                record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+            }
         }
         // Fragment.
         if i < count && bytes[i] == 0x23 {
@@ -108,8 +122,10 @@ extension URLRecord {
                 if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 { return nil }
                 i += 1
             }
-            record.fragment = String(
-                decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
+            if build {
+                record.fragment = String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
+            }
         }
         return i == count ? record : nil
     }

@@ -15,17 +15,27 @@
 /// Parsing is O(n) in the UTF-8 length of the input. Known differences from the standard are listed
 /// on ``init(_:)``.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
-    var record: URLRecord
+    /// The components; nil when ``serialization`` takes the canonical fast path
+    /// (``URLRecord/isCanonical(_:)``), whose record is rebuilt from it when needed: parsing a
+    /// canonical URL, the common case for requests, then makes no component strings.
+    private var parsed: URLRecord?
     /// The href; what url-filters are matched against.
     public internal(set) var serialization: String
 
+    /// The URL record (rebuilt from ``serialization`` for a canonical URL; setting it stores it).
+    var record: URLRecord {
+        get { parsed ?? URLRecord.parseCanonical(serialization) ?? URLRecord() }
+        set { parsed = newValue }
+    }
+
     init(record: URLRecord) {
-        self.record = record
+        self.parsed = record
         self.serialization = record.serialize()
     }
 
-    init(record: URLRecord, serialization: String) {
-        self.record = record
+    /// A URL whose serialization passed ``URLRecord/isCanonical(_:)``.
+    private init(canonical serialization: String) {
+        self.parsed = nil
         self.serialization = serialization
     }
 
@@ -41,8 +51,8 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
-        if let record = URLRecord.parseCanonical(string) {
-            self.init(record: record, serialization: string)
+        if URLRecord.isCanonical(string) {
+            self.init(canonical: string)
             return
         }
         var record = URLRecord()
@@ -66,14 +76,39 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     public var description: String { serialization }
 
     /// The scheme, lower-case, without `:`.
-    public var scheme: String { record.scheme }
+    public var scheme: String {
+        guard parsed == nil else { return record.scheme }
+        return canonicalPart { bytes in
+            var end = 0
+            while bytes[end] != UInt8(ascii: ":") { end += 1 }
+            return 0..<end
+        }
+    }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
     /// The password, percent-encoded with the userinfo set; `""` when absent.
     public var password: String { record.password }
     /// The serialized host: `""` for the empty host (`file:///`), nil when the URL has no host
     /// (`about:blank`, `blob:…`); IPv6 addresses in brackets, IPv4 addresses dotted-decimal.
-    public var host: String? { record.host?.serialized }
+    public var host: String? {
+        guard parsed == nil else { return record.host?.serialized }
+        // A canonical URL: the host runs from after `://` to the port's `:` or the path's `/`.
+        return canonicalPart { bytes in
+            var start = 0
+            while bytes[start] != UInt8(ascii: ":") { start += 1 }
+            start += 3
+            var end = start
+            while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
+            return start..<end
+        }
+    }
+
+    /// The text of a canonical ``serialization`` in the byte range `range` finds (which the fast
+    /// path's checks guarantee to exist: a scheme, `://`, a host, then `:` or `/`).
+    private func canonicalPart(_ range: (UnsafeBufferPointer<UInt8>) -> Range<Int>) -> String {
+        var text = serialization
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range($0)]), as: UTF8.self) }
+    }
     /// The port; nil when absent or equal to the scheme's default port.
     public var port: UInt16? { record.port }
     /// The serialized path: `/a/b` for hierarchical paths, the opaque text for `about:blank` & co.
