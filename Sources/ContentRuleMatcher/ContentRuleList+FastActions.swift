@@ -35,7 +35,9 @@ extension ContentRuleList {
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
-                    var candidates = alwaysChecked
+                    var candidates: [Int32] = []
+                    candidates.reserveCapacity(alwaysChecked.count + entry.domainCandidates.count + 64)
+                    candidates.append(contentsOf: alwaysChecked)
                     rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
                     candidates.append(contentsOf: entry.domainCandidates)
                     candidates.sort()

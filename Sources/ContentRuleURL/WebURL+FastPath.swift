@@ -76,19 +76,21 @@ extension URLRecord {
         }
         // Path: must start with "/" (an empty path is serialized as "/").
         guard i < count, bytes[i] == 0x2F else { return nil }
+        let pathPlain = ASCIISet.pathPlain
+        let queryPlain = ASCIISet.queryPlain
         var segments: [String] = []
         while i < count && bytes[i] == 0x2F {
             i += 1
             let segmentStart = i
             while i < count {
                 let c = bytes[i]
-                if c == 0x2F || c == 0x3F || c == 0x23 { break }
-                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x5C || c == 0x5E
-                    || c == 0x60 || c == 0x7B || c == 0x7D
-                {
-                    return nil
+                if pathPlain.contains(c) {
+                    i += 1
+                    continue
                 }
-                if c == 0x25 && i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return nil }
+                if c == 0x2F || c == 0x3F || c == 0x23 { break }
+                guard c == 0x25 else { return nil }
+                if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return nil }
                 i += 1
             }
             let length = i - segmentStart
@@ -104,11 +106,8 @@ extension URLRecord {
         if i < count && bytes[i] == 0x3F {
             i += 1
             let queryStart = i
-            while i < count && bytes[i] != 0x23 {
-                let c = bytes[i]
-                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x27 || c == 0x3C || c == 0x3E { return nil }
-                i += 1
-            }
+            while i < count && queryPlain.contains(bytes[i]) { i += 1 }
+            if i < count && bytes[i] != 0x23 { return nil }
             if build {
                 record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
             }
@@ -129,4 +128,27 @@ extension URLRecord {
         }
         return i == count ? record : nil
     }
+}
+
+/// A set of ASCII bytes as a 128-bit mask: a membership test is a shift and a mask.
+struct ASCIISet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// The printable bytes 0x21–0x7E except those of `excluded`.
+    init(printableExcept excluded: String) {
+        for c in UInt8(0x21)...UInt8(0x7E) where !excluded.utf8.contains(c) {
+            if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) }
+        }
+    }
+
+    @inline(__always) func contains(_ c: UInt8) -> Bool {
+        c < 64 ? (low >> UInt64(c)) & 1 != 0 : c < 128 && (high >> UInt64(c & 63)) & 1 != 0
+    }
+
+    /// Path bytes the parser keeps as they are, other than the `/`, `?`, `#` that end a segment and
+    /// the `%` that may start a `%2e`.
+    static let pathPlain = ASCIISet(printableExcept: "\"<>\\^`{}/?#%")
+    /// Query bytes the parser keeps as they are, other than the `#` that ends the query.
+    static let queryPlain = ASCIISet(printableExcept: "\"'<>#")
 }

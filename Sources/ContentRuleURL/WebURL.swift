@@ -15,21 +15,28 @@
 /// Parsing is O(n) in the UTF-8 length of the input. Known differences from the standard are listed
 /// on ``init(_:)``.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
-    /// The components; nil when ``serialization`` takes the canonical fast path
-    /// (``URLRecord/isCanonical(_:)``), whose record is rebuilt from it when needed: parsing a
-    /// canonical URL, the common case for requests, then makes no component strings.
-    private var parsed: URLRecord?
+    /// The components, boxed so that a `WebURL` is two words and cheap to copy; nil when
+    /// ``serialization`` takes the canonical fast path (``URLRecord/isCanonical(_:)``), whose record is
+    /// rebuilt from it when needed: parsing a canonical URL, the common case for requests, then makes
+    /// no component strings.
+    private var parsed: ParsedRecord?
     /// The href; what url-filters are matched against.
     public internal(set) var serialization: String
 
+    /// An immutable box (setting ``record`` stores a new one).
+    private final class ParsedRecord: Sendable {
+        let record: URLRecord
+        init(_ record: URLRecord) { self.record = record }
+    }
+
     /// The URL record (rebuilt from ``serialization`` for a canonical URL; setting it stores it).
     var record: URLRecord {
-        get { parsed ?? URLRecord.parseCanonical(serialization) ?? URLRecord() }
-        set { parsed = newValue }
+        get { parsed?.record ?? URLRecord.parseCanonical(serialization) ?? URLRecord() }
+        set { parsed = ParsedRecord(newValue) }
     }
 
     init(record: URLRecord) {
-        self.parsed = record
+        self.parsed = ParsedRecord(record)
         self.serialization = record.serialize()
     }
 
@@ -78,10 +85,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// The scheme, lower-case, without `:`.
     public var scheme: String {
         guard parsed == nil else { return record.scheme }
-        return canonicalPart { bytes in
+        var text = serialization
+        return text.withUTF8 { bytes in
             var end = 0
             while bytes[end] != UInt8(ascii: ":") { end += 1 }
-            return 0..<end
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
         }
     }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
@@ -92,23 +100,32 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// (`about:blank`, `blob:…`); IPv6 addresses in brackets, IPv4 addresses dotted-decimal.
     public var host: String? {
         guard parsed == nil else { return record.host?.serialized }
-        // A canonical URL: the host runs from after `://` to the port's `:` or the path's `/`.
-        return canonicalPart { bytes in
-            var start = 0
-            while bytes[start] != UInt8(ascii: ":") { start += 1 }
-            start += 3
-            var end = start
-            while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
-            return start..<end
-        }
+        var text = serialization
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self) }
     }
 
-    /// The text of a canonical ``serialization`` in the byte range `range` finds (which the fast
-    /// path's checks guarantee to exist: a scheme, `://`, a host, then `:` or `/`).
-    private func canonicalPart(_ range: (UnsafeBufferPointer<UInt8>) -> Range<Int>) -> String {
-        var text = serialization
-        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range($0)]), as: UTF8.self) }
+    /// Calls `body` with the UTF-8 of ``host`` (nil when there is none), without making a string for
+    /// a canonical URL.
+    func withHostBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if parsed == nil {
+            var text = serialization
+            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)])) }
+        }
+        guard var host = record.host?.serialized else { return body(nil) }
+        return host.withUTF8 { body($0) }
     }
+
+    /// Where the host of a canonical serialization is: from after `://` to the port's `:` or the
+    /// path's `/` (the fast path's checks guarantee both ends).
+    private static func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
+        while bytes[start] != UInt8(ascii: ":") { start += 1 }
+        start += 3
+        var end = start
+        while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        return start..<end
+    }
+
     /// The port; nil when absent or equal to the scheme's default port.
     public var port: UInt16? { record.port }
     /// The serialized path: `/a/b` for hierarchical paths, the opaque text for `about:blank` & co.
