@@ -36,13 +36,12 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(record: URLRecord) {
-        self.parsed = ParsedRecord(record)
-        self.serialization = record.serialize()
+        self.init(record: record, serialization: record.serialize())
     }
 
-    /// A URL whose serialization passed ``URLRecord/isCanonical(_:)``.
-    private init(canonical serialization: String) {
-        self.parsed = nil
+    /// - Parameter record: nil for a `serialization` that passed ``URLRecord/isCanonical(_:)``.
+    private init(record: URLRecord?, serialization: String) {
+        parsed = record.map(ParsedRecord.init)
         self.serialization = serialization
     }
 
@@ -59,13 +58,14 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
         if URLRecord.isCanonical(string) {
-            self.init(canonical: string)
+            self.init(record: nil, serialization: string)
             return
         }
         var record = URLRecord()
         guard URLParser.parse(string, base: nil, url: &record, stateOverride: nil) == .done else { return nil }
-        self.init(record: record)
-        if serialization == string { serialization = string }  // share the input's storage
+        let serialization = record.serialize()
+        // The same text: keep the input's storage.
+        self.init(record: record, serialization: serialization == string ? string : serialization)
     }
 
     /// Parses `string` relative to `base` (the URL Standard's "URL parser" with a base URL).
