@@ -10,19 +10,24 @@ extension URLRecord {
     static func parseCanonical(_ string: String) -> URLRecord? {
         var result: URLRecord?
         string.utf8.withContiguousStorageIfAvailable { buffer in
-            result = parseCanonical(bytes: buffer, build: true)
+            var record: URLRecord? = URLRecord()
+            if scanCanonical(buffer, into: &record) { result = record }
         }
         return result
     }
 
     /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
     static func isCanonical(_ string: String) -> Bool {
-        string.utf8.withContiguousStorageIfAvailable { parseCanonical(bytes: $0, build: false) != nil } ?? false
+        string.utf8.withContiguousStorageIfAvailable { bytes in
+            var none: URLRecord? = nil
+            return scanCanonical(bytes, into: &none)
+        } ?? false
     }
 
-    /// The fast path's scan. With `build` false only the checks are made: the record returned then
-    /// has the scheme and port but no host, path, query or fragment.
-    private static func parseCanonical(bytes: UnsafeBufferPointer<UInt8>, build: Bool) -> URLRecord? {
+    /// The fast path's scan: whether `bytes` qualify; the components go to `record` unless it is nil
+    /// (then only the checks are made, no string is built).
+    private static func scanCanonical(_ bytes: UnsafeBufferPointer<UInt8>, into record: inout URLRecord?) -> Bool {
+        let build = record != nil
         let count = bytes.count
         var i = 0
         // Scheme.
@@ -34,9 +39,9 @@ extension URLRecord {
         case 4 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70: scheme = "http"
         case 5 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70 && bytes[4] == 0x73:
             scheme = "https"
-        default: return nil
+        default: return false
         }
-        guard i + 3 <= count, bytes[i] == 0x3A, bytes[i + 1] == 0x2F, bytes[i + 2] == 0x2F else { return nil }
+        guard i + 3 <= count, bytes[i] == 0x3A, bytes[i + 1] == 0x2F, bytes[i + 2] == 0x2F else { return false }
         i += 3
         // Host: [a-z0-9.-]+, the last label must not start with a digit (IPv4 candidates go the slow way).
         let hostStart = i
@@ -54,11 +59,10 @@ extension URLRecord {
                 break
             }
         }
-        guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return nil }
-        var record = URLRecord()
-        record.scheme = scheme
+        guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return false }
         if build {
-            record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+            record?.scheme = scheme
+            record?.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
         }
         // Port.
         if i < count && bytes[i] == 0x3A {
@@ -69,13 +73,13 @@ extension URLRecord {
                 value = value * 10 + Int(bytes[i] - 0x30)
                 i += 1
             }
-            guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return nil }
+            guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return false }
             let port = UInt16(value)
-            guard port != record.defaultPort else { return nil }
-            record.port = port
+            guard port != URLRecord.defaultPort(forSpecialScheme: scheme) else { return false }
+            record?.port = port
         }
         // Path: must start with "/" (an empty path is serialized as "/").
-        guard i < count, bytes[i] == 0x2F else { return nil }
+        guard i < count, bytes[i] == 0x2F else { return false }
         let pathPlain = ASCIISet.pathPlain
         let queryPlain = ASCIISet.queryPlain
         var segments: [String] = []
@@ -89,27 +93,27 @@ extension URLRecord {
                     continue
                 }
                 if c == 0x2F || c == 0x3F || c == 0x23 { break }
-                guard c == 0x25 else { return nil }
-                if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return nil }
+                guard c == 0x25 else { return false }
+                if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return false }
                 i += 1
             }
             let length = i - segmentStart
-            if length == 1 && bytes[segmentStart] == 0x2E { return nil }
-            if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return nil }
+            if length == 1 && bytes[segmentStart] == 0x2E { return false }
+            if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return false }
             if build {
                 segments.append(
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
             }
         }
-        if build { record.path = .segments(segments) }
+        if build { record?.path = .segments(segments) }
         // Query.
         if i < count && bytes[i] == 0x3F {
             i += 1
             let queryStart = i
             while i < count && queryPlain.contains(bytes[i]) { i += 1 }
-            if i < count && bytes[i] != 0x23 { return nil }
+            if i < count && bytes[i] != 0x23 { return false }
             if build {
-                record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+                record?.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
             }
         }
         // Fragment.
@@ -118,15 +122,15 @@ extension URLRecord {
             let fragmentStart = i
             while i < count {
                 let c = bytes[i]
-                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 { return nil }
+                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 { return false }
                 i += 1
             }
             if build {
-                record.fragment = String(
+                record?.fragment = String(
                     decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
             }
         }
-        return i == count ? record : nil
+        return i == count
     }
 }
 
