@@ -132,7 +132,8 @@ extension ContentRuleList {
     /// occurs in `subject`) that byte is the one `subject` holds least often, and a needle byte absent
     /// from `subject` answers at once; without, it is the first byte.
     static func contains(
-        _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, byteCounts: UnsafeBufferPointer<Int32>? = nil
+        _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
+        byteCounts: UnsafeBufferPointer<Int32>? = nil
     ) -> Bool {
         guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
@@ -142,11 +143,12 @@ extension ContentRuleList {
             for index in 0..<needle.count {
                 let count = byteCounts[Int(needle[index])]
                 if count < fewest {
+                    if count == 0 { return false }
                     fewest = count
                     anchor = index
+                    if count == 1 { break }
                 }
             }
-            if fewest == 0 { return false }
         }
         let byte = Int32(needle[anchor])
         let last = subject.count - needle.count

@@ -77,7 +77,8 @@ public enum RegistrableDomain {
             return resourceURL.withHostBytes { !($0?.isEmpty ?? true) }
         }
         return topDomain.withUTF8 { domain in
-            resourceURL.withHostBytes { host in !hostMatches(host ?? UnsafeBufferPointer(start: nil, count: 0), domain) }
+            resourceURL.withHostBytes { host in !hostMatches(host ?? UnsafeBufferPointer(start: nil, count: 0), domain)
+            }
         }
     }
 

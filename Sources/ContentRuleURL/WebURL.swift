@@ -101,7 +101,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     public var host: String? {
         guard parsed == nil else { return record.host?.serialized }
         var text = serialization
-        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self) }
+        return text.withUTF8 {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self)
+        }
     }
 
     /// Calls `body` with the UTF-8 of ``host`` (nil when there is none), without making a string for
