@@ -251,7 +251,7 @@ extension MappedRuleList {
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
-                    guard seen.insert(slot, capacity: capacity) else { break }
+                    guard seen.insert(slot) else { break }
                     // A gram's only rule is in its slot (``Layout/inlinePosting`` set): read as a list of one
                     // that starts at the slot, every rule number masked (one loop for both, no branch).
                     let value = bytes.u32(table + slot * 8 + 4)
@@ -304,27 +304,36 @@ extension MappedRuleList {
     }
 }
 
-/// The literal-index slots one URL scan has already taken rules from: a short list while there are few
-/// (the common case: no allocation beyond it), a bit set over the table once there are many.
+/// The literal-index slots one URL scan has already taken rules from: an open-addressing set sized by
+/// the slots seen (not by the table), allocated on the first insertion.
 struct SeenSlots {
-    private var few: [Int] = []
-    private var bits: [UInt64] = []
+    /// Power-of-two hash set of slots, -1 = empty; at most half full.
+    private var set: [Int] = []
+    private var count = 0
 
     /// Records `slot`; false when it was recorded before.
-    /// - Complexity: O(1) amortized (at most 16 comparisons, then one bit test).
-    mutating func insert(_ slot: Int, capacity: Int) -> Bool {
-        if bits.isEmpty {
-            if few.contains(slot) { return false }
-            if few.count < 16 {
-                few.append(slot)
-                return true
-            }
-            bits = [UInt64](repeating: 0, count: (capacity + 63) / 64)
-            for old in few { bits[old >> 6] |= 1 << UInt64(old & 63) }
+    /// - Complexity: O(1) amortized (a hash probe; the set doubles when half full).
+    mutating func insert(_ slot: Int) -> Bool {
+        if set.isEmpty { set = [Int](repeating: -1, count: 32) }
+        guard add(slot) else { return false }
+        if count * 2 > set.count {
+            let old = set
+            set = [Int](repeating: -1, count: old.count * 2)
+            count = 0
+            for value in old where value >= 0 { _ = add(value) }
         }
-        let mask: UInt64 = 1 << UInt64(slot & 63)
-        if bits[slot >> 6] & mask != 0 { return false }
-        bits[slot >> 6] |= mask
+        return true
+    }
+
+    private mutating func add(_ slot: Int) -> Bool {
+        let mask = set.count - 1
+        var index = (slot &* 0x9E37_79B9) & mask
+        while set[index] >= 0 {
+            if set[index] == slot { return false }
+            index = (index + 1) & mask
+        }
+        set[index] = slot
+        count += 1
         return true
     }
 }

@@ -34,11 +34,11 @@ extension ContentRuleList {
         var slots: [UInt32] = []
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(urlBytes.count, 1)) { lower in
-                    for index in 0..<urlBytes.count { lower[index] = IndexHash.lowercased(urlBytes[index]) }
-                    let lowerURL = UnsafeBufferPointer(rebasing: lower[0..<urlBytes.count])
-                    var candidates = alwaysChecked
-                    rules.collectLiteralCandidates(lowerURL, into: &candidates)
+                LoweredURL.with(urlBytes) { lowered in
+                    var candidates: [Int32] = []
+                    candidates.reserveCapacity(alwaysChecked.count + entry.domainCandidates.count + 64)
+                    candidates.append(contentsOf: alwaysChecked)
+                    rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
                     candidates.append(contentsOf: entry.domainCandidates)
                     candidates.sort()
                     var previous: Int32 = -1
@@ -46,7 +46,7 @@ extension ContentRuleList {
                         previous = candidate
                         let rule = rules.rule(Int(candidate))
                         guard Self.flagsAdmit(rule, flags),
-                            patternMatches(rule.pattern, urlBytes, prefilter: lowerURL, scratch)
+                            patternMatches(rule.pattern, urlBytes, prefilter: lowered, scratch)
                         else { continue }
                         if let condition = rule.condition {
                             let kind = rules.condition(condition).kind

@@ -65,9 +65,9 @@ public struct ContentRuleListActions: Sendable, Hashable {
         upperBound = nil
     }
 
-    /// The kept universal slots: a slice of the cached array, not a copy.
-    private var universalSlots: ArraySlice<UInt32> {
-        guard let slots = universal?.universalSlots else { return [] }
+    /// The kept slots of one of the cached universal arrays: a slice, not a copy.
+    private func keptSlice(of slots: [UInt32]?) -> ArraySlice<UInt32> {
+        guard let slots else { return [] }
         let start = lowerBound.map { SortedRules.lowerBound(slots, $0 + 1) } ?? 0
         let end = upperBound.map { SortedRules.lowerBound(slots, $0) } ?? slots.count
         return start < end ? slots[start..<end] : []
@@ -79,10 +79,10 @@ public struct ContentRuleListActions: Sendable, Hashable {
 
     /// Action slots of the kept actions, ascending (never an ignore slot).
     public var actionSlots: [UInt32] {
-        let universal = universalSlots
+        let universalKept = keptSlice(of: universal?.universalSlots)
         let others = otherSlots.filter(kept)
-        if others.isEmpty { return Array(universal) }
-        return SortedRules.union(Array(universal), others)
+        if others.isEmpty { return Array(universalKept) }
+        return SortedRules.union(Array(universalKept), others)
     }
 
     /// The list's actions in WebKit's order: from the last action slot to the first (spec §4.7;
@@ -92,12 +92,14 @@ public struct ContentRuleListActions: Sendable, Hashable {
         return actionSlots.reversed().map { list.rules.action(Int($0)) }
     }
 
-    /// ``actions`` without the css-display-none ones, without decoding those. Same order.
+    /// ``actions`` without the css-display-none ones, without decoding or visiting those of the
+    /// universal rules (usually most of them). Same order.
     public var nonSelectorActions: [Action] {
         guard let list else { return [] }
-        return actionSlots.reversed().compactMap { slot in
-            list.rules.actionType(Int(slot)) == .cssDisplayNone ? nil : list.rules.action(Int(slot))
-        }
+        let universalKept = keptSlice(of: universal?.nonSelectorSlots)
+        let others = otherSlots.filter { kept($0) && list.rules.actionType(Int($0)) != .cssDisplayNone }
+        let slots = others.isEmpty ? Array(universalKept) : SortedRules.union(Array(universalKept), others)
+        return slots.reversed().map { list.rules.action(Int($0)) }
     }
 
     /// Whether a `block` action is kept. O(log n) in the universal actions.

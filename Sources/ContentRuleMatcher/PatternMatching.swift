@@ -13,28 +13,33 @@ import PCRE2Support
 extension ContentRuleList {
     /// Whether pattern `id` matches `subject` (a serialized URL's bytes).
     ///
-    /// - Parameter prefilter: check the pattern's required literal in `lowercased` before PCRE2 (the
-    ///   fast strategy); the reference strategy passes `nil` and runs PCRE2 directly.
+    /// - Parameter prefilter: check the pattern's required literal in the lower-cased URL before PCRE2
+    ///   (the fast strategy); the reference strategy passes `nil` and runs PCRE2 directly.
     @inline(__always)
     func patternMatches(
-        _ id: Int, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowercased: UnsafeBufferPointer<UInt8>?,
-        _ scratch: PCRE2Scratch
+        _ id: Int, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?, _ scratch: PCRE2Scratch
     ) -> Bool {
         let pattern = rules.pattern(id)
         switch pattern.kind {
         case .everything:
             return true
         case .literal:
-            if let lowercased, !pattern.caseSensitive { return Self.exactLiteralMatches(pattern, lowercased) }
-            if lowercased != nil && pattern.caseSensitive { return Self.exactLiteralMatches(pattern, subject) }
-            return Self.literalMatches(pattern, subject)
+            guard let lowered else { return Self.literalMatches(pattern, subject) }
+            if pattern.caseSensitive { return Self.exactLiteralMatches(pattern, subject, byteCounts: nil) }
+            return Self.exactLiteralMatches(pattern, lowered.bytes, byteCounts: lowered.byteCounts)
         case .regex:
-            if let lowercased, !pattern.required.isEmpty, !Self.contains(lowercased, pattern.required) { return false }
+            if let lowered, !pattern.required.isEmpty,
+                !Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
+            {
+                return false
+            }
             let compiled = regexes.patternRegex(id, in: rules)
-            if let lowercased {
+            if let lowered {
                 for run in compiled.mandatory {
                     let found = run.withUnsafeBufferPointer {
-                        Self.contains(compiled.caseless ? lowercased : subject, $0)
+                        compiled.caseless
+                            ? Self.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
+                            : Self.contains(subject, $0, byteCounts: nil)
                     }
                     if !found { return false }
                 }
@@ -104,8 +109,10 @@ extension ContentRuleList {
     }
 
     /// A literal pattern against a subject already in the literal's case (the lower-cased URL for a
-    /// case-insensitive literal): exact comparisons, the unanchored case with `memmem`.
-    static func exactLiteralMatches(_ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// case-insensitive literal): exact comparisons, the unanchored case with ``contains(_:_:byteCounts:)``.
+    static func exactLiteralMatches(
+        _ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>, byteCounts: UnsafeBufferPointer<Int32>?
+    ) -> Bool {
         let needle = pattern.text
         let count = needle.count
         guard count <= subject.count else { return false }
@@ -114,7 +121,7 @@ extension ContentRuleList {
         }
         if pattern.anchoredAtStart { return equal(needle, subject, at: 0, fold: false) }
         if pattern.anchoredAtEnd { return equal(needle, subject, at: subject.count - count, fold: false) }
-        return contains(subject, needle)
+        return contains(subject, needle, byteCounts: byteCounts)
     }
 
     @inline(__always)
@@ -131,20 +138,66 @@ extension ContentRuleList {
         return true
     }
 
-    /// Substring search (exact bytes): the C library's `memchr` finds each occurrence of the first
-    /// byte, then the rest is compared.
-    static func contains(_ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
+    /// Substring search (exact bytes): the C library's `memchr` finds each occurrence of one byte of
+    /// the needle, then the whole needle is compared around it. With `byteCounts` (how often each byte
+    /// occurs in `subject`) that byte is the one `subject` holds least often, and a needle byte absent
+    /// from `subject` answers at once; without, it is the first byte.
+    static func contains(
+        _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
+        byteCounts: UnsafeBufferPointer<Int32>? = nil
+    ) -> Bool {
+        guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
+        var anchor = 0
+        if let byteCounts {
+            var fewest = Int32.max
+            for index in 0..<needle.count {
+                let count = byteCounts[Int(needle[index])]
+                if count < fewest {
+                    if count == 0 { return false }
+                    fewest = count
+                    anchor = index
+                    if count == 1 { break }
+                }
+            }
+        }
+        let byte = Int32(needle[anchor])
         let last = subject.count - needle.count
         var start = 0
         while start <= last {
-            guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
-            start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard let found = memchr(base + start + anchor, byte, last - start + 1) else { return false }
+            start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
             if equal(needle, subject, at: start, fold: false) { return true }
             start += 1
         }
         return false
+    }
+}
+
+/// The request URL lower-cased (ASCII), as the literal index and the required literals are, with how
+/// often each byte occurs in it: the fast matcher's prefilter input. Both live in temporary storage
+/// (no allocation per request).
+struct LoweredURL {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// 256 counts, indexed by byte.
+    let byteCounts: UnsafeBufferPointer<Int32>
+
+    /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
+    static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { counts in
+                counts.initialize(repeating: 0)
+                for index in 0..<url.count {
+                    let byte = IndexHash.lowercased(url[index])
+                    storage[index] = byte
+                    counts[Int(byte)] &+= 1
+                }
+                return body(
+                    LoweredURL(
+                        bytes: UnsafeBufferPointer(rebasing: storage[0..<url.count]),
+                        byteCounts: UnsafeBufferPointer(counts)))
+            }
+        }
     }
 }
 

@@ -19,6 +19,8 @@ final class TopURLEntry: Sendable {
     let ignorePreviousSlots: [UInt32]
     let ignoreFollowingSlots: [UInt32]
     let blockSlots: [UInt32]
+    /// The slots among them that are not `css-display-none`, ascending.
+    let nonSelectorSlots: [UInt32]
 
     init(list: ContentRuleList, top: UnsafeBufferPointer<UInt8>, flags: LoadFlags, scratch: PCRE2Scratch) {
         let rules = list.rules
@@ -56,6 +58,7 @@ final class TopURLEntry: Sendable {
             ignorePreviousSlots = baseline.ignorePreviousSlots
             ignoreFollowingSlots = baseline.ignoreFollowingSlots
             blockSlots = baseline.blockSlots
+            nonSelectorSlots = baseline.nonSelectorSlots
             return
         }
         var kept = baseline.rules
@@ -69,7 +72,8 @@ final class TopURLEntry: Sendable {
             ? SortedRules.union(baseline.slots, firingSlots)
             : SortedRules.sortedUnique(universalRules.map { rules.rule(Int($0)).actionSlot })
         universalSlots = slots
-        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots) = UniversalBaseline.classify(slots, rules)
+        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots, nonSelectorSlots) = UniversalBaseline.classify(
+            slots, rules)
     }
 }
 
@@ -81,28 +85,35 @@ struct UniversalBaseline: Sendable {
     let ignorePreviousSlots: [UInt32]
     let ignoreFollowingSlots: [UInt32]
     let blockSlots: [UInt32]
+    let nonSelectorSlots: [UInt32]
 
     init(list: ContentRuleList, flags: LoadFlags) {
         let records = list.rules
         rules = list.universal.filter { ContentRuleList.flagsAdmit(records.rule(Int($0)), flags) }
         slots = SortedRules.sortedUnique(rules.map { records.rule(Int($0)).actionSlot })
-        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots) = Self.classify(slots, records)
+        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots, nonSelectorSlots) = Self.classify(slots, records)
     }
 
-    /// The `ignore-previous-rules`, `ignore-following-rules` and `block` slots among `slots`.
-    static func classify(_ slots: [UInt32], _ rules: MappedRuleList) -> ([UInt32], [UInt32], [UInt32]) {
+    /// The `ignore-previous-rules`, `ignore-following-rules`, `block` and not-`css-display-none`
+    /// slots among `slots`.
+    static func classify(
+        _ slots: [UInt32], _ rules: MappedRuleList
+    ) -> (ignorePrevious: [UInt32], ignoreFollowing: [UInt32], blocks: [UInt32], nonSelector: [UInt32]) {
         var ignorePrevious: [UInt32] = []
         var ignoreFollowing: [UInt32] = []
         var blocks: [UInt32] = []
+        var nonSelector: [UInt32] = []
         for slot in slots {
-            switch rules.actionType(Int(slot)) {
+            let type = rules.actionType(Int(slot))
+            switch type {
             case .ignorePreviousRules: ignorePrevious.append(slot)
             case .ignoreFollowingRules: ignoreFollowing.append(slot)
             case .block: blocks.append(slot)
             default: break
             }
+            if type != .cssDisplayNone { nonSelector.append(slot) }
         }
-        return (ignorePrevious, ignoreFollowing, blocks)
+        return (ignorePrevious, ignoreFollowing, blocks, nonSelector)
     }
 }
 
@@ -117,22 +128,34 @@ extension ContentRuleList {
 }
 
 /// The per-list cache of ``TopURLEntry`` values, keyed by top URL and load flags. Bounded: when it
-/// holds `capacity` entries it starts over.
+/// holds `capacity` entries it starts over. The entry found last is checked first: a page's loads
+/// come in runs with one top URL, and comparing two strings is cheaper than hashing one.
 final class TopURLCache: Sendable {
     struct Key: Hashable, Sendable {
         var top: String
         var flags: LoadFlags
     }
+    private struct State {
+        var table: [Key: TopURLEntry] = [:]
+        var last: (key: Key, entry: TopURLEntry)?
+    }
     static let capacity = 4096
-    private let table = Mutex<[Key: TopURLEntry]>([:])
+    private let state = Mutex(State())
 
     func entry(top: String, flags: LoadFlags, make: () -> TopURLEntry) -> TopURLEntry {
         let key = Key(top: top, flags: flags)
-        if let found = table.withLock({ $0[key] }) { return found }
+        let found = state.withLock { state -> TopURLEntry? in
+            if let last = state.last, last.key == key { return last.entry }
+            guard let entry = state.table[key] else { return nil }
+            state.last = (key, entry)
+            return entry
+        }
+        if let found { return found }
         let made = make()
-        table.withLock {
-            if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
-            $0[key] = made
+        state.withLock {
+            if $0.table.count >= Self.capacity { $0.table.removeAll(keepingCapacity: true) }
+            $0.table[key] = made
+            $0.last = (key, made)
         }
         return made
     }

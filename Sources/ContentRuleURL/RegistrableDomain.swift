@@ -44,7 +44,8 @@ public enum RegistrableDomain {
     ///   Leading dots are skipped as WebKit does. O(length of host).
     public static func of(host: String) -> String? {
         if host.isEmpty { return nil }
-        if !host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
+        var text = host
+        if !text.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return host }
         if let cached = cache.withLock({ $0[host] }) { return cached }
         let domain = compute(host)
         cache.withLock {
@@ -72,19 +73,27 @@ public enum RegistrableDomain {
     /// resources (`blob:`, `file:`) match. Scheme and port are ignored. A resource without a host under a
     /// normal top URL is third-party.
     public static func isThirdParty(resourceURL: WebURL, mainDocumentURL: WebURL?) -> Bool {
-        let topDomain = mainDocumentURL.flatMap { of(host: $0.host ?? "") }
-        let host = resourceURL.host ?? ""
-        guard let topDomain else { return !host.isEmpty }
-        return !hostMatches(host, registrableDomain: topDomain)
+        guard var topDomain = mainDocumentURL.flatMap({ of(host: $0.host ?? "") }) else {
+            return resourceURL.withHostBytes { !($0?.isEmpty ?? true) }
+        }
+        return topDomain.withUTF8 { domain in
+            resourceURL.withHostBytes { host in !hostMatches(host ?? UnsafeBufferPointer(start: nil, count: 0), domain)
+            }
+        }
     }
 
     /// `RegistrableDomain::matches` on a host: equal, or a suffix preceded by a dot.
     public static func hostMatches(_ host: String, registrableDomain domain: String) -> Bool {
-        let h = host.utf8
-        let d = domain.utf8
-        guard h.count >= d.count, h.suffix(d.count).elementsEqual(d) else { return false }
-        if h.count == d.count { return true }
-        return h[h.index(h.endIndex, offsetBy: -(d.count + 1))] == UInt8(ascii: ".")
+        var host = host
+        var domain = domain
+        return host.withUTF8 { h in domain.withUTF8 { d in hostMatches(h, d) } }
+    }
+
+    private static func hostMatches(_ h: UnsafeBufferPointer<UInt8>, _ d: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard h.count >= d.count else { return false }
+        let offset = h.count - d.count
+        for index in 0..<d.count where h[offset + index] != d[index] { return false }
+        return offset == 0 || h[offset - 1] == UInt8(ascii: ".")
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -15,17 +15,33 @@
 /// Parsing is O(n) in the UTF-8 length of the input. Known differences from the standard are listed
 /// on ``init(_:)``.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
-    var record: URLRecord
+    /// The components, boxed so that a `WebURL` is two words and cheap to copy; nil when
+    /// ``serialization`` takes the canonical fast path (``URLRecord/isCanonical(_:)``), whose record is
+    /// rebuilt from it when needed: parsing a canonical URL, the common case for requests, then makes
+    /// no component strings.
+    private var parsed: ParsedRecord?
     /// The href; what url-filters are matched against.
     public internal(set) var serialization: String
 
-    init(record: URLRecord) {
-        self.record = record
-        self.serialization = record.serialize()
+    /// An immutable box (setting ``record`` stores a new one).
+    private final class ParsedRecord: Sendable {
+        let record: URLRecord
+        init(_ record: URLRecord) { self.record = record }
     }
 
-    init(record: URLRecord, serialization: String) {
-        self.record = record
+    /// The URL record (rebuilt from ``serialization`` for a canonical URL; setting it stores it).
+    var record: URLRecord {
+        get { parsed?.record ?? URLRecord.parseCanonical(serialization) ?? URLRecord() }
+        set { parsed = ParsedRecord(newValue) }
+    }
+
+    init(record: URLRecord) {
+        self.init(record: record, serialization: record.serialize())
+    }
+
+    /// - Parameter record: nil for a `serialization` that passed ``URLRecord/isCanonical(_:)``.
+    private init(record: URLRecord?, serialization: String) {
+        parsed = record.map(ParsedRecord.init)
         self.serialization = serialization
     }
 
@@ -41,14 +57,15 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
-        if let record = URLRecord.parseCanonical(string) {
-            self.init(record: record, serialization: string)
+        if URLRecord.isCanonical(string) {
+            self.init(record: nil, serialization: string)
             return
         }
         var record = URLRecord()
         guard URLParser.parse(string, base: nil, url: &record, stateOverride: nil) == .done else { return nil }
-        self.init(record: record)
-        if serialization == string { serialization = string }  // share the input's storage
+        let serialization = record.serialize()
+        // The same text: keep the input's storage.
+        self.init(record: record, serialization: serialization == string ? string : serialization)
     }
 
     /// Parses `string` relative to `base` (the URL Standard's "URL parser" with a base URL).
@@ -66,14 +83,51 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     public var description: String { serialization }
 
     /// The scheme, lower-case, without `:`.
-    public var scheme: String { record.scheme }
+    public var scheme: String {
+        guard parsed == nil else { return record.scheme }
+        var text = serialization
+        return text.withUTF8 { bytes in
+            var end = 0
+            while bytes[end] != UInt8(ascii: ":") { end += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        }
+    }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
     /// The password, percent-encoded with the userinfo set; `""` when absent.
     public var password: String { record.password }
     /// The serialized host: `""` for the empty host (`file:///`), nil when the URL has no host
     /// (`about:blank`, `blob:…`); IPv6 addresses in brackets, IPv4 addresses dotted-decimal.
-    public var host: String? { record.host?.serialized }
+    public var host: String? {
+        guard parsed == nil else { return record.host?.serialized }
+        var text = serialization
+        return text.withUTF8 {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of ``host`` (nil when there is none), without making a string for
+    /// a canonical URL.
+    func withHostBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if parsed == nil {
+            var text = serialization
+            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)])) }
+        }
+        guard var host = record.host?.serialized else { return body(nil) }
+        return host.withUTF8 { body($0) }
+    }
+
+    /// Where the host of a canonical serialization is: from after `://` to the port's `:` or the
+    /// path's `/` (the fast path's checks guarantee both ends).
+    private static func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
+        while bytes[start] != UInt8(ascii: ":") { start += 1 }
+        start += 3
+        var end = start
+        while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        return start..<end
+    }
+
     /// The port; nil when absent or equal to the scheme's default port.
     public var port: UInt16? { record.port }
     /// The serialized path: `/a/b` for hierarchical paths, the opaque text for `about:blank` & co.

@@ -9,8 +9,11 @@
 //     DIR/<workload>.records.json and per-request latencies.
 //     --record: print the reference matcher's blocked counts (both cores) instead of measuring.
 //   content-blocker-bench callgrind --binary FILE --requests FILE --count N --engine ours-actions|ours|reference
+//       [--warm]
 //     Loads a compiled list and matches the first N requests from strings, with callgrind's
 //     instrumentation on only around that loop (run under valgrind --tool=callgrind --instr-atstart=no).
+//     --warm: runs the loop once before instrumenting, so the measured pass is the steady state
+//     (no first-use PCRE2 compiles, top-URL caches filled).
 //   content-blocker-bench worstcase --rules JSON --name W --work DIR [--mode quick|full] [--runs N]
 //     Issue 5's worst case: the rules plus hostile ones, adversarial long URLs (WorstCase.swift).
 //   content-blocker-bench load --binary FILE --runs N [--url U --frame F --type T]
@@ -216,9 +219,10 @@ func runCallgrind(_ arguments: [String]) throws -> Int32 {
     case "ours": engine = .blocker(list)
     default: engine = .actions(list)
     }
-    var blocked = 0
+    func pass() -> Int { requests.reduce(0) { $0 + (($1.loadInfo().map(engine.blocks) == true) ? 1 : 0) } }
+    if arguments.contains("--warm") { _ = pass() }
     bench_callgrind_start()
-    for request in requests where request.loadInfo().map(engine.blocks) == true { blocked += 1 }
+    let blocked = pass()
     bench_callgrind_stop()
     print("\(requests.count) requests, \(blocked) blocked")
     return 0
