@@ -5,6 +5,13 @@
 struct Translator {
     let tree: URLFilterTermTree
     let caseSensitive: Bool
+    /// Set terms written without their `+` (see `searchCore`): in `pcre2Pattern` only.
+    private var matchedOnce: Set<Int> = []
+
+    init(tree: URLFilterTermTree, caseSensitive: Bool) {
+        self.tree = tree
+        self.caseSensitive = caseSensitive
+    }
 
     /// Top-level terms with the leading canonical `.*` of an unanchored search dropped.
     private var searchTerms: ArraySlice<Int> {
@@ -40,7 +47,14 @@ struct Translator {
         var out: [UInt8] = []
         out.reserveCapacity(tree.nodes.count * 2 + 8)
         if !caseSensitive { out.append(contentsOf: [0x28, 0x3F, 0x69, 0x29]) }  // (?i)
-        let terms = flattened(searchTerms)
+        var translator = self
+        let terms: [Int]
+        (terms, translator.matchedOnce) = searchCore(flattened(searchTerms))
+        return translator.pcre2Pattern(terms, prefix: out)
+    }
+
+    private func pcre2Pattern(_ terms: [Int], prefix: [UInt8]) -> String {
+        var out = prefix
         var next = 0
         if tree.isAnchoredAtStart {
             out.append(contentsOf: [0x5C, 0x41])  // \A
@@ -84,7 +98,7 @@ struct Translator {
     private func isFixedLength(_ terms: ArraySlice<Int>) -> Bool {
         terms.allSatisfy { index in
             let node = tree.nodes[index]
-            guard node.quantifier == .one, case .characterSet(let set) = node.atom else { return false }
+            guard quantifier(index) == .one, case .characterSet(let set) = node.atom else { return false }
             return !set.matchesEndOfInput
         }
     }
@@ -105,14 +119,15 @@ struct Translator {
                 let node = tree.nodes[index]
                 switch node.atom {
                 case .characterSet(let set):
-                    if node.quantifier == .one || Self.isSingleAtom(set) {
+                    let quantifier = quantifier(index)
+                    if quantifier == .one || Self.isSingleAtom(set) {
                         Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
                     } else {
                         out.append(contentsOf: [0x28, 0x3F, 0x3A])  // (?:
                         Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
                         out.append(0x29)
                     }
-                    Self.appendQuantifier(node.quantifier, to: &out)
+                    Self.appendQuantifier(quantifier, to: &out)
                 case .group(let children):
                     if node.quantifier == .one {
                         // No alternation inside groups: an unquantified group is just its sequence.
@@ -186,6 +201,56 @@ struct Translator {
             return other  // sorted: upper case first, lower case second
         }
         return nil
+    }
+
+    /// The quantifier a term is written with: its own, or `.one` for a set in `matchedOnce`.
+    private func quantifier(_ index: Int) -> URLFilterQuantifier {
+        matchedOnce.contains(index) ? .one : tree.nodes[index].quantifier
+    }
+
+    /// The part of `terms` (flattened) a search needs. Only whether the URL matches counts (spec §3.6),
+    /// so at the start of an unanchored search and at the end of the pattern:
+    /// - an optional term (`?`, `*`) decides nothing and is dropped: a match of the rest is a match of
+    ///   the whole with that term empty, and a match of the whole contains a match of the rest;
+    /// - a repeated term `X+` is needed once: a match of `X+R` ends with a match of `XR` (the last
+    ///   repetition), and `RX+` begins with `RX`. A group then becomes its terms, in place.
+    /// An end anchor is a required term (an end-of-input set), so a pattern anchored at the end keeps its
+    /// last terms. The exponential shapes of WorstCaseTests' hostile url-filters become plain searches:
+    /// `(.*a)*b` and `(aa?)*b` search `b`, `(a+)+b` searches `ab`.
+    /// - Returns: the terms and the sets among them to write without their `+`.
+    private func searchCore(_ terms: [Int]) -> (terms: [Int], once: Set<Int>) {
+        var core = terms[...]
+        var once: Set<Int> = []
+        /// Shortens or rewrites the end term `index`; false when it must stay as it is.
+        func reduce(_ index: Int, atStart: Bool) -> Bool {
+            let node = tree.nodes[index]
+            switch node.quantifier {
+            case .zeroOrOne, .zeroOrMore:
+                core = atStart ? core.dropFirst() : core.dropLast()
+                return true
+            case .oneOrMore where !once.contains(index):
+                guard case .group(let children) = node.atom else {
+                    once.insert(index)
+                    return true
+                }
+                let inner = flattened(children[...])
+                core = atStart ? (inner + core.dropFirst())[...] : (core.dropLast() + inner)[...]
+                return true
+            default:
+                return false
+            }
+        }
+        // Each step may copy the terms (a group opened at an end), so the steps are capped: stopping
+        // early is always right, the rest is just searched as it is.
+        var steps = 0
+        var changed = true
+        while changed && steps < 64 {
+            changed = false
+            if !tree.isAnchoredAtStart, let first = core.first, reduce(first, atStart: true) { changed = true }
+            if let last = core.last, reduce(last, atStart: false) { changed = true }
+            steps += 1
+        }
+        return (Array(core), once)
     }
 
     /// The top-level terms with unquantified groups expanded in place.

@@ -90,7 +90,9 @@ import Testing
             URLFilter.parse(#"Ab{}|"#.replacingOccurrences(of: "|", with: #"\|"#), caseSensitive: false)
                 .pcre2Pattern == #"(?i)ab\{}\|"#)
         #expect(URLFilter.parse(#"\x01\x7f"#, caseSensitive: true).pcre2Pattern == #"\x{01}\x{7f}"#)
-        #expect(URLFilter.parse(#"(a\(b)+c$"#, caseSensitive: true).pcre2Pattern == #"(?:a\(b)+c\z"#)
+        // A search needs a leading repeated group once (`searchCore`); anchored, it stays.
+        #expect(URLFilter.parse(#"(a\(b)+c$"#, caseSensitive: true).pcre2Pattern == #"a\(bc\z"#)
+        #expect(URLFilter.parse(#"^(a\(b)+c$"#, caseSensitive: true).pcre2Pattern == #"\A(?:a\(b)+c\z"#)
         #expect(
             URLFilter.parse(URLFilter.domainPattern(for: "*example.com"), caseSensitive: false).pcre2Pattern
                 == #"(?i)[A-Za-z][+.A-Za-z-]*://(?:[\x{01}-.0-\x{7f}]*\.)*example\.com[/:]"#)

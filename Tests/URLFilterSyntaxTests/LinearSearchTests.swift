@@ -23,9 +23,27 @@ import Testing
             ("a.*b.*c", runStart + "(?>" + any + "*?a)(?>" + any + "*?b)" + any + "*c"),
             // A trailing `.*` is dropped before translation (spec §3.4): nothing to rewrite.
             ("ad.*", "ad"),
+            // A leading `a+` is needed once (`searchCore`), then spelled as a leading run.
+            ("a+.*b", runStart + "(?>" + any + "*?a)" + any + "*b"),
             // A quantified run is not fixed-length: left as it is.
-            ("a+.*b", "a+" + any + "*b"),
+            ("xa+.*b", "xa+" + any + "*b"),
             ("^x.*b+.*c", #"\Ax"# + any + "*b+" + any + "*c"),
+        ]
+        for (filter, expected) in cases {
+            #expect(URLFilter.parse(filter, caseSensitive: true).pcre2Pattern == expected, "\(filter)")
+        }
+    }
+
+    /// Only whether a URL matches counts, so the ends of a search keep what decides it (`searchCore`):
+    /// optional terms at the start of an unanchored search and at the end are dropped, a repeated term
+    /// there is needed once. Each expected text follows from those two rules; the hostile shapes of
+    /// `WorstCaseTests` become plain searches. Their answers are checked against the regular language
+    /// there, and every list's url-filters against the plain translation in
+    /// `CompactTranslationDifferentialTests`.
+    @Test func searchKeepsWhatDecidesTheMatch() {
+        let cases: [(String, String)] = [
+            ("(.*a)*b", "b"), ("(aa?)*b", "b"), ("(a+)+b", "ab"), ("((a*)*)*b", "b"), ("ab*", "a"),
+            ("ab+", "ab"), ("^ab*", #"\Aa"#), ("ab*$", #"ab*\z"#), ("^ab?", #"\Aa"#), ("x(a+)+b", "x(?:a+)+b"),
         ]
         for (filter, expected) in cases {
             #expect(URLFilter.parse(filter, caseSensitive: true).pcre2Pattern == expected, "\(filter)")
