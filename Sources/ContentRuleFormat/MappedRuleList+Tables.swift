@@ -241,25 +241,27 @@ extension MappedRuleList {
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
+        let filter = gramFilter
         var seen = SeenSlots()
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         for at in 3..<url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
             let bit = IndexHash.gramFilterBit(gram)
-            guard gramFilter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
+            guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
                     guard seen.insert(slot) else { break }
-                    // A gram's only rule is in its slot (``Layout/inlinePosting`` set): read as a list of one
-                    // that starts at the slot, every rule number masked (one loop for both, no branch).
                     let value = bytes.u32(table + slot * 8 + 4)
-                    let inline = value >= 0x8000_0000
-                    let start = inline ? table + slot * 8 : postings + Int(value) * 4
-                    let count = inline ? 1 : Int(bytes.u32(start))
-                    for index in 0..<count {
-                        candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4) & 0x7FFF_FFFF))
+                    if value & Layout.inlinePosting != 0 {
+                        // The gram's only rule, in its slot.
+                        candidates.append(Int32(bitPattern: value & ~Layout.inlinePosting))
+                    } else {
+                        let start = postings + Int(value) * 4
+                        for index in 0..<Int(bytes.u32(start)) {
+                            candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4)))
+                        }
                     }
                     break
                 }
@@ -304,16 +306,40 @@ extension MappedRuleList {
     }
 }
 
-/// The literal-index slots one URL scan has already taken rules from: an open-addressing set sized by
-/// the slots seen (not by the table), allocated on the first insertion.
+/// The literal-index slots one URL scan has already taken rules from. The first 8 are held inline
+/// (no allocation; eight compares check them all): most URLs hit few distinct grams. Beyond those, an
+/// open-addressing set sized by the slots seen (not by the table).
 struct SeenSlots {
-    /// Power-of-two hash set of slots, -1 = empty; at most half full.
+    /// The first slots recorded, in order; -1 = none.
+    private var first: (Int, Int, Int, Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1, -1, -1, -1)
+    private var firstCount = 0
+    /// Power-of-two hash set of the later slots, -1 = empty; at most half full; allocated when needed.
     private var set: [Int] = []
     private var count = 0
 
     /// Records `slot`; false when it was recorded before.
-    /// - Complexity: O(1) amortized (a hash probe; the set doubles when half full).
+    /// - Complexity: O(1) amortized (eight compares, then a hash probe; the set doubles when half full).
     mutating func insert(_ slot: Int) -> Bool {
+        let f = first
+        if (f.0 == slot) || (f.1 == slot) || (f.2 == slot) || (f.3 == slot) || (f.4 == slot) || (f.5 == slot)
+            || (f.6 == slot) || (f.7 == slot)
+        {
+            return false
+        }
+        if firstCount < 8 {
+            switch firstCount {
+            case 0: first.0 = slot
+            case 1: first.1 = slot
+            case 2: first.2 = slot
+            case 3: first.3 = slot
+            case 4: first.4 = slot
+            case 5: first.5 = slot
+            case 6: first.6 = slot
+            default: first.7 = slot
+            }
+            firstCount += 1
+            return true
+        }
         if set.isEmpty { set = [Int](repeating: -1, count: 32) }
         guard add(slot) else { return false }
         if count * 2 > set.count {
