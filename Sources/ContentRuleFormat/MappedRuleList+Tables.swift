@@ -244,8 +244,10 @@ extension MappedRuleList {
         let filter = gramFilter
         var seen = SeenSlots()
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
-        for at in 3..<url.count {
+        var at = 3
+        while at < url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
+            at += 1
             let bit = IndexHash.gramFilterBit(gram)
             guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
