@@ -241,25 +241,29 @@ extension MappedRuleList {
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
+        let filter = gramFilter
         var seen = SeenSlots()
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
-        for at in 3..<url.count {
+        var at = 3
+        while at < url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
+            at += 1
             let bit = IndexHash.gramFilterBit(gram)
-            guard gramFilter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
+            guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
                     guard seen.insert(slot) else { break }
-                    // A gram's only rule is in its slot (``Layout/inlinePosting`` set): read as a list of one
-                    // that starts at the slot, every rule number masked (one loop for both, no branch).
                     let value = bytes.u32(table + slot * 8 + 4)
-                    let inline = value >= 0x8000_0000
-                    let start = inline ? table + slot * 8 : postings + Int(value) * 4
-                    let count = inline ? 1 : Int(bytes.u32(start))
-                    for index in 0..<count {
-                        candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4) & 0x7FFF_FFFF))
+                    if value & Layout.inlinePosting != 0 {
+                        // The gram's only rule, in its slot.
+                        candidates.append(Int32(bitPattern: value & ~Layout.inlinePosting))
+                    } else {
+                        let start = postings + Int(value) * 4
+                        for index in 0..<Int(bytes.u32(start)) {
+                            candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4)))
+                        }
                     }
                     break
                 }
@@ -304,18 +308,39 @@ extension MappedRuleList {
     }
 }
 
-/// The literal-index slots one URL scan has already taken rules from: an open-addressing set sized by
-/// the slots seen (not by the table), allocated on the first insertion.
+/// The literal-index slots one URL scan has already taken rules from. The first 16 are held inline
+/// (no allocation): most URLs hit few distinct grams. Beyond those, an open-addressing set sized by the
+/// slots seen (not by the table). A 64-bit filter of all recorded slots answers most new slots without
+/// a compare.
 struct SeenSlots {
-    /// Power-of-two hash set of slots, -1 = empty; at most half full.
+    typealias Eight = (Int, Int, Int, Int, Int, Int, Int, Int)
+    /// The first slots recorded, in order (`low` then `high`); -1 = none.
+    private var low: Eight = (-1, -1, -1, -1, -1, -1, -1, -1)
+    private var high: Eight = (-1, -1, -1, -1, -1, -1, -1, -1)
+    private var inlineCount = 0
+    /// Bit `slot & 63` of every recorded slot.
+    private var filter: UInt64 = 0
+    /// Power-of-two hash set of the later slots, -1 = empty; at most half full; allocated when needed.
     private var set: [Int] = []
     private var count = 0
 
     /// Records `slot`; false when it was recorded before.
-    /// - Complexity: O(1) amortized (a hash probe; the set doubles when half full).
+    /// - Complexity: O(1) amortized (a filter test, up to 16 compares, then a hash probe; the set
+    ///   doubles when half full).
     mutating func insert(_ slot: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(slot & 63)
+        if filter & bit != 0 {
+            if Self.holds(low, slot) || Self.holds(high, slot) { return false }
+            if !set.isEmpty && setHolds(slot) { return false }
+        }
+        filter |= bit
+        if inlineCount < 16 {
+            if inlineCount < 8 { Self.store(&low, inlineCount, slot) } else { Self.store(&high, inlineCount - 8, slot) }
+            inlineCount += 1
+            return true
+        }
         if set.isEmpty { set = [Int](repeating: -1, count: 32) }
-        guard add(slot) else { return false }
+        _ = add(slot)
         if count * 2 > set.count {
             let old = set
             set = [Int](repeating: -1, count: old.count * 2)
@@ -323,6 +348,34 @@ struct SeenSlots {
             for value in old where value >= 0 { _ = add(value) }
         }
         return true
+    }
+
+    @inline(__always) private static func holds(_ e: Eight, _ slot: Int) -> Bool {
+        (e.0 == slot) || (e.1 == slot) || (e.2 == slot) || (e.3 == slot) || (e.4 == slot) || (e.5 == slot)
+            || (e.6 == slot) || (e.7 == slot)
+    }
+
+    @inline(__always) private static func store(_ e: inout Eight, _ index: Int, _ slot: Int) {
+        switch index {
+        case 0: e.0 = slot
+        case 1: e.1 = slot
+        case 2: e.2 = slot
+        case 3: e.3 = slot
+        case 4: e.4 = slot
+        case 5: e.5 = slot
+        case 6: e.6 = slot
+        default: e.7 = slot
+        }
+    }
+
+    private func setHolds(_ slot: Int) -> Bool {
+        let mask = set.count - 1
+        var index = (slot &* 0x9E37_79B9) & mask
+        while set[index] >= 0 {
+            if set[index] == slot { return true }
+            index = (index + 1) & mask
+        }
+        return false
     }
 
     private mutating func add(_ slot: Int) -> Bool {

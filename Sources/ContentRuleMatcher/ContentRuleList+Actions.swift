@@ -68,7 +68,8 @@ extension ContentRuleList {
 }
 
 extension LoadFlags {
-    init(_ load: ResourceLoadInfo) {
+    /// Inlined: reads four fields, no copy of `load` (its URLs) is made.
+    @inline(__always) init(_ load: ResourceLoadInfo) {
         resourceType = load.resourceType.rawValue
         loadType = LoadTypes(load.loadType).rawValue
         loadContext = LoadContexts(load.loadContext).rawValue

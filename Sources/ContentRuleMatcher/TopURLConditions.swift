@@ -128,8 +128,9 @@ extension ContentRuleList {
 }
 
 /// The per-list cache of ``TopURLEntry`` values, keyed by top URL and load flags. Bounded: when it
-/// holds `capacity` entries it starts over. The entry found last is checked first: a page's loads
-/// come in runs with one top URL, and comparing two strings is cheaper than hashing one.
+/// holds `capacity` entries it starts over. The entries found last (a few, one per flag combination
+/// a page's loads use) are checked first: a page's loads come in runs with one top URL and a handful
+/// of resource types, and comparing flags and two strings is cheaper than hashing one.
 final class TopURLCache: Sendable {
     struct Key: Hashable, Sendable {
         var top: String
@@ -137,25 +138,40 @@ final class TopURLCache: Sendable {
     }
     private struct State {
         var table: [Key: TopURLEntry] = [:]
-        var last: (key: Key, entry: TopURLEntry)?
+        /// The last entries found, at most ``recentCapacity``; the oldest is replaced.
+        var recent: [(key: Key, entry: TopURLEntry)] = []
+        var nextRecent = 0
+
+        mutating func remember(_ key: Key, _ entry: TopURLEntry) {
+            if recent.count < TopURLCache.recentCapacity {
+                recent.append((key, entry))
+            } else {
+                recent[nextRecent] = (key, entry)
+                nextRecent = (nextRecent + 1) % TopURLCache.recentCapacity
+            }
+        }
     }
     static let capacity = 4096
+    static let recentCapacity = 8
     private let state = Mutex(State())
 
     func entry(top: String, flags: LoadFlags, make: () -> TopURLEntry) -> TopURLEntry {
-        let key = Key(top: top, flags: flags)
         let found = state.withLock { state -> TopURLEntry? in
-            if let last = state.last, last.key == key { return last.entry }
+            for recent in state.recent where recent.key.flags == flags && recent.key.top == top {
+                return recent.entry
+            }
+            let key = Key(top: top, flags: flags)
             guard let entry = state.table[key] else { return nil }
-            state.last = (key, entry)
+            state.remember(key, entry)
             return entry
         }
         if let found { return found }
         let made = make()
+        let key = Key(top: top, flags: flags)
         state.withLock {
             if $0.table.count >= Self.capacity { $0.table.removeAll(keepingCapacity: true) }
             $0.table[key] = made
-            $0.last = (key, made)
+            $0.remember(key, made)
         }
         return made
     }

@@ -46,17 +46,30 @@ public enum RegistrableDomain {
         if host.isEmpty { return nil }
         var text = host
         if !text.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return host }
-        if let cached = cache.withLock({ $0[host] }) { return cached }
+        let cached = cache.withLock { cache -> String? in
+            if let last = cache.last, last.host == host { return last.domain }
+            guard let domain = cache.table[host] else { return nil }
+            cache.last = (host, domain)
+            return domain
+        }
+        if let cached { return cached }
         let domain = compute(host)
         cache.withLock {
-            if $0.count >= 4096 { $0.removeAll(keepingCapacity: true) }
-            $0[host] = domain
+            if $0.table.count >= 4096 { $0.table.removeAll(keepingCapacity: true) }
+            $0.table[host] = domain
+            $0.last = (host, domain)
         }
         return domain
     }
 
-    /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded.
-    private static let cache = Mutex<[String: String]>([:])
+    /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded, and the
+    /// answer found last, checked first: the top URL's host repeats over a page's loads, and comparing
+    /// two strings is cheaper than hashing one.
+    private struct Cache {
+        var table: [String: String] = [:]
+        var last: (host: String, domain: String)?
+    }
+    private static let cache = Mutex(Cache())
 
     private static func compute(_ host: String) -> String {
         let lower = String(decoding: host.utf8.map(ASCII.lower), as: UTF8.self)

@@ -10,8 +10,8 @@ extension URLRecord {
     static func parseCanonical(_ string: String) -> URLRecord? {
         var result: URLRecord?
         string.utf8.withContiguousStorageIfAvailable { buffer in
-            var record: URLRecord? = URLRecord()
-            if scanCanonical(buffer, into: &record) { result = record }
+            var record = URLRecord()
+            if scanCanonical(buffer, building: true, into: &record) { result = record }
         }
         return result
     }
@@ -19,15 +19,25 @@ extension URLRecord {
     /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
     static func isCanonical(_ string: String) -> Bool {
         string.utf8.withContiguousStorageIfAvailable { bytes in
-            var none: URLRecord? = nil
-            return scanCanonical(bytes, into: &none)
+            var unused = URLRecord()
+            return scanCanonical(bytes, building: false, into: &unused)
         } ?? false
     }
 
-    /// The fast path's scan: whether `bytes` qualify; the components go to `record` unless it is nil
-    /// (then only the checks are made, no string is built).
-    private static func scanCanonical(_ bytes: UnsafeBufferPointer<UInt8>, into record: inout URLRecord?) -> Bool {
-        let build = record != nil
+    /// The fast path's scan: whether `bytes` qualify; the components go to `record` when `build` (else
+    /// only the checks are made, no string is built).
+    private static func scanCanonical(
+        _ bytes: UnsafeBufferPointer<UInt8>, building build: Bool, into record: inout URLRecord
+    ) -> Bool {
+        CanonicalByteClass.table.withUnsafeBufferPointer { classes in
+            scanCanonical(bytes, classes: CanonicalByteClass(classes), building: build, into: &record)
+        }
+    }
+
+    private static func scanCanonical(
+        _ bytes: UnsafeBufferPointer<UInt8>, classes: CanonicalByteClass, building build: Bool,
+        into record: inout URLRecord
+    ) -> Bool {
         let count = bytes.count
         var i = 0
         // Scheme.
@@ -46,23 +56,18 @@ extension URLRecord {
         // Host: [a-z0-9.-]+, the last label must not start with a digit (IPv4 candidates go the slow way).
         let hostStart = i
         var labelStart = i
-        while i < count {
-            let c = bytes[i]
-            if (c >= 0x61 && c <= 0x7A) || c == 0x2D || ASCII.isDigit(c) {
-                i += 1
-            } else if c == 0x2E {
-                i += 1
-                if i < count && bytes[i] != 0x3A && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 {
-                    labelStart = i
-                }
-            } else {
-                break
+        while true {
+            i = classes.skip(CanonicalByteClass.hostLabel, bytes, from: i)
+            guard i < count, bytes[i] == 0x2E else { break }
+            i += 1
+            if i < count && bytes[i] != 0x3A && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 {
+                labelStart = i
             }
         }
         guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return false }
         if build {
-            record?.scheme = scheme
-            record?.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+            record.scheme = scheme
+            record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
         }
         // Port.
         if i < count && bytes[i] == 0x3A {
@@ -76,27 +81,21 @@ extension URLRecord {
             guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return false }
             let port = UInt16(value)
             guard port != URLRecord.defaultPort(forSpecialScheme: scheme) else { return false }
-            record?.port = port
+            if build { record.port = port }
         }
         // Path: must start with "/" (an empty path is serialized as "/").
         guard i < count, bytes[i] == 0x2F else { return false }
-        let pathPlain = ASCIISet.pathPlain
-        let queryPlain = ASCIISet.queryPlain
         var segments: [String] = []
         while i < count && bytes[i] == 0x2F {
             i += 1
             let segmentStart = i
-            while i < count {
-                let c = bytes[i]
-                if pathPlain.contains(c) {
-                    i += 1
-                    continue
-                }
-                if c == 0x2F || c == 0x3F || c == 0x23 { break }
-                guard c == 0x25 else { return false }
+            while true {
+                i = classes.skip(CanonicalByteClass.pathPlain, bytes, from: i)
+                guard i < count, bytes[i] == 0x25 else { break }
                 if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return false }
                 i += 1
             }
+            if i < count && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 { return false }
             let length = i - segmentStart
             if length == 1 && bytes[segmentStart] == 0x2E { return false }
             if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return false }
@@ -105,28 +104,25 @@ extension URLRecord {
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
             }
         }
-        if build { record?.path = .segments(segments) }
+        if build { record.path = .segments(segments) }
         // Query.
         if i < count && bytes[i] == 0x3F {
             i += 1
             let queryStart = i
-            while i < count && queryPlain.contains(bytes[i]) { i += 1 }
+            i = classes.skip(CanonicalByteClass.queryPlain, bytes, from: i)
             if i < count && bytes[i] != 0x23 { return false }
             if build {
-                record?.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+                record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
             }
         }
         // Fragment.
         if i < count && bytes[i] == 0x23 {
             i += 1
             let fragmentStart = i
-            while i < count {
-                let c = bytes[i]
-                if c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 { return false }
-                i += 1
-            }
+            i = classes.skip(CanonicalByteClass.fragmentPlain, bytes, from: i)
+            guard i == count else { return false }
             if build {
-                record?.fragment = String(
+                record.fragment = String(
                     decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
             }
         }
@@ -134,25 +130,49 @@ extension URLRecord {
     }
 }
 
-/// A set of ASCII bytes as a 128-bit mask: a membership test is a shift and a mask.
-struct ASCIISet {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-
-    /// The printable bytes 0x21–0x7E except those of `excluded`.
-    init(printableExcept excluded: String) {
-        for c in UInt8(0x21)...UInt8(0x7E) where !excluded.utf8.contains(c) {
-            if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) }
-        }
-    }
-
-    @inline(__always) func contains(_ c: UInt8) -> Bool {
-        c < 64 ? (low >> UInt64(c)) & 1 != 0 : c < 128 && (high >> UInt64(c & 63)) & 1 != 0
-    }
-
+/// What the fast path accepts of each byte, one bit per part of the URL: a scan of a part reads one
+/// table entry per byte, four bytes per step.
+struct CanonicalByteClass {
+    /// `[a-z0-9-]`: a host label's bytes (the `.` between labels is handled by the scan).
+    static let hostLabel: UInt8 = 1
     /// Path bytes the parser keeps as they are, other than the `/`, `?`, `#` that end a segment and
     /// the `%` that may start a `%2e`.
-    static let pathPlain = ASCIISet(printableExcept: "\"<>\\^`{}/?#%")
+    static let pathPlain: UInt8 = 2
     /// Query bytes the parser keeps as they are, other than the `#` that ends the query.
-    static let queryPlain = ASCIISet(printableExcept: "\"'<>#")
+    static let queryPlain: UInt8 = 4
+    /// Fragment bytes the parser keeps as they are.
+    static let fragmentPlain: UInt8 = 8
+
+    /// 256 entries, indexed by byte.
+    static let table: [UInt8] = (0...255).map { (c: Int) -> UInt8 in
+        let byte = UInt8(c)
+        func printable(except excluded: String) -> Bool {
+            byte >= 0x21 && byte <= 0x7E && !excluded.utf8.contains(byte)
+        }
+        var bits: UInt8 = 0
+        if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || ASCII.isDigit(byte) { bits |= hostLabel }
+        if printable(except: "\"<>\\^`{}/?#%") { bits |= pathPlain }
+        if printable(except: "\"'<>#") { bits |= queryPlain }
+        if printable(except: "\"<>`") { bits |= fragmentPlain }
+        return bits
+    }
+
+    private let classes: UnsafeBufferPointer<UInt8>
+
+    init(_ classes: UnsafeBufferPointer<UInt8>) { self.classes = classes }
+
+    /// The index of the first byte at or after `start` whose class lacks `bits` (`bytes.count` if none).
+    @inline(__always) func skip(_ bits: UInt8, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
+        let count = bytes.count
+        while i + 4 <= count {
+            let all =
+                classes[Int(bytes[i])] & classes[Int(bytes[i + 1])] & classes[Int(bytes[i + 2])]
+                & classes[Int(bytes[i + 3])]
+            guard all & bits != 0 else { break }
+            i += 4
+        }
+        while i < count && classes[Int(bytes[i])] & bits != 0 { i += 1 }
+        return i
+    }
 }
