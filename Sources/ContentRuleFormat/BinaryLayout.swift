@@ -8,6 +8,8 @@ enum Layout {
     static let sectionEntrySize = 16
     static let alignment = 8
     static let none: UInt32 = 0xFFFF_FFFF
+    /// "none" in `u24` fields (an empty DHSH slot).
+    static let none24: UInt32 = 0xFF_FFFF
 
     /// Section tags: four ASCII characters read as a little-endian `u32`.
     enum Tag: UInt32, CaseIterable {
@@ -30,15 +32,17 @@ enum Layout {
         case actions = 0x4E54_4341  // "ACTN"
         case actionPayloads = 0x5941_5041  // "APAY"
         case templates = 0x4C50_4D54  // "TMPL"
+        case selectorSymbols = 0x424D_5953  // "SYMB"
 
         /// Size of one element (the section's byte count must be a multiple of it).
         var elementSize: Int {
             switch self {
             case .meta: return 32
-            case .strings, .actionPayloads: return 1
+            case .strings, .actionPayloads, .selectorSymbols: return 1
             case .rules: return 12
             case .patterns: return 16
             case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
+            case .conditionEntries, .domainHash, .domainPostings: return 3
             default: return 4
             }
         }

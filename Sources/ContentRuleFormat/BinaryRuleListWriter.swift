@@ -78,8 +78,9 @@ struct BinaryRuleListWriter {
         }
         precondition(
             patterns.count <= Layout.maximumCount && conditions.count <= Layout.maximumCount
-                && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount,
-            "more than \(Layout.maximumCount) patterns, conditions, domain entries or action slots")
+                && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount
+                && list.rules.count <= Layout.maximumCount,
+            "more than \(Layout.maximumCount) rules, patterns, conditions, domain entries or action slots")
         sections[.rules] = rules.bytes
         sections[.alwaysChecked] = Self.u32s(always)
         sections[.universal] = Self.u32s(universal)
@@ -279,10 +280,15 @@ struct BinaryRuleListWriter {
         let (id, isNew) = conditions.finish()
         if isNew {
             let key = conditions[id]
-            let first = UInt32(conditionEntries.bytes.count / 4)
+            let first = UInt32(conditionEntries.bytes.count / 3)
             precondition(first <= Layout.conditionFirstMask, "too many condition entries")
             conditionRecords.u32(first | UInt32(key[key.startIndex]) << 29)
-            conditionEntries.append(key.dropFirst(4))
+            // The key's u32 entries (ids below 2^24) as u24s.
+            for at in stride(from: key.startIndex + 4, to: key.endIndex, by: 4) {
+                conditionEntries.u8(key[at])
+                conditionEntries.u8(key[at + 1])
+                conditionEntries.u8(key[at + 2])
+            }
         }
         return UInt32(id)
     }
@@ -310,22 +316,22 @@ struct BinaryRuleListWriter {
         var records = ByteWriter()
         records.reserve(domains.count * Layout.Tag.domains.elementSize)
         var postings = ByteWriter()
-        postings.reserve(domainUses.count * 4)
+        postings.reserve(domainUses.count * 3)
         var indexedCount = 0
         let bytes = domains.bytes
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
-            for index in firsts[id]..<next[id] { postings.u32(grouped[index]) }
-            precondition(postings.bytes.count / 4 <= Layout.domainPostingsMask, "too many domain postings")
+            for index in firsts[id]..<next[id] { postings.u24(grouped[index]) }
+            precondition(postings.bytes.count / 3 <= Layout.domainPostingsMask, "too many domain postings")
             records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
-            records.u32(UInt32(postings.bytes.count / 4) | flags << 29)
+            records.u32(UInt32(postings.bytes.count / 3) | flags << 29)
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
         var capacity = 16
         while capacity * 4 < indexedCount * 5 { capacity *= 2 }
-        var slots = [UInt32](repeating: Layout.none, count: indexedCount == 0 ? 0 : capacity)
+        var slots = [UInt32](repeating: Layout.none24, count: indexedCount == 0 ? 0 : capacity)
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
@@ -335,24 +341,36 @@ struct BinaryRuleListWriter {
                 bytes[(range.lowerBound + 4)..<range.upperBound].withUnsafeBufferPointer {
                     IndexHash.domain($0, lowercase: lowercase, flags: flags & 3)
                 } & (capacity - 1)
-            while slots[slot] != Layout.none { slot = (slot + 1) & (capacity - 1) }
+            while slots[slot] != Layout.none24 { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = UInt32(id)
         }
         sections[.domains] = records.bytes
         sections[.domainPostings] = postings.bytes
-        sections[.domainHash] = Self.u32s(slots)
+        var table = ByteWriter()
+        table.reserve(slots.count * 3)
+        for slot in slots { table.u24(slot) }
+        sections[.domainHash] = table.bytes
     }
 
     /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
-    /// and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// (its codes with the list's ``SelectorSymbols``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
+        var selectors = ByteKeyTable()
+        for case .cssDisplayNone(let selector) in actions {
+            selectors.append(selector)
+            _ = selectors.finish()
+        }
+        let texts = (0..<selectors.count).map { Array(selectors[$0]) }
+        let symbols = SelectorSymbols(training: texts)
         for action in actions {
             var offset: UInt32 = 0
             var length: UInt32 = 0
             switch action {
-            case .cssDisplayNone(let text), .notify(let text):
+            case .cssDisplayNone(let text):
+                (offset, length) = strings.add(symbols.encode(Array(text.utf8))[...])
+            case .notify(let text):
                 (offset, length) = strings.add(text)
             case .redirect, .modifyHeaders:
                 let start = payloads.bytes.count
@@ -367,6 +385,7 @@ struct BinaryRuleListWriter {
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes
+        sections[.selectorSymbols] = symbols.section
     }
 
     private static func u32s(_ values: [UInt32]) -> [UInt8] {

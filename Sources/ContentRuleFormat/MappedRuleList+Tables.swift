@@ -50,25 +50,23 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text, or the PCRE2 text between ``prefix`` and ``suffix`` (with each `\\.` spelled `.`
+    /// Literal text, or the PCRE2 text between its prefix and suffix templates (with each `\\.` spelled `.`
     /// when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)`` gives the PCRE2 text).
     public var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
     public var dotsUnescaped: Bool
-    /// Shared PCRE2 text before and after ``text`` (empty when none; always empty for literals).
-    public var prefix: UnsafeBufferPointer<UInt8>
-    public var suffix: UnsafeBufferPointer<UInt8>
+    /// The PATS word holding the prefix and suffix template ids (read by ``MappedRuleList/regexSource(_:)``
+    /// only: the matcher's prefilter path never needs the templates).
+    @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
     public var required: UnsafeBufferPointer<UInt8>
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
-        dotsUnescaped: Bool, text: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>,
-        suffix: UnsafeBufferPointer<UInt8>,
+        dotsUnescaped: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
         required: UnsafeBufferPointer<UInt8>
     ) {
-        self.prefix = prefix
-        self.suffix = suffix
+        self.templates = templates
         self.kind = kind
         self.caseSensitive = caseSensitive
         self.anchoredAtStart = anchoredAtStart
@@ -124,7 +122,7 @@ extension MappedRuleList {
             caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
             dotsUnescaped: flags & 8 != 0,
             text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
-            prefix: template(required >> 8 & 0xFFF), suffix: template(required >> 20),
+            templates: required,
             required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
     }
 
@@ -136,8 +134,10 @@ extension MappedRuleList {
     /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
     public func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
-        var source = Array(pattern.prefix)
-        source.reserveCapacity(pattern.prefix.count + pattern.text.count * 2 + pattern.suffix.count)
+        let prefix = template(pattern.templates >> 8 & 0xFFF)
+        let suffix = template(pattern.templates >> 20)
+        var source = Array(prefix)
+        source.reserveCapacity(prefix.count + pattern.text.count * 2 + suffix.count)
         if pattern.dotsUnescaped {
             for byte in pattern.text {
                 if byte == UInt8(ascii: ".") { source.append(UInt8(ascii: "\\")) }
@@ -146,7 +146,7 @@ extension MappedRuleList {
         } else {
             source += pattern.text
         }
-        source += pattern.suffix
+        source += suffix
         return String(decoding: source, as: UTF8.self)
     }
 
@@ -172,7 +172,7 @@ extension MappedRuleList {
     }
 
     @inlinable public func conditionEntry(_ index: Int) -> Int {
-        Int(bytes.u32(sections.conditionEntries.offset + index * 4))
+        Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
     // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
@@ -190,15 +190,15 @@ extension MappedRuleList {
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {
-        Int32(bitPattern: bytes.u32(sections.domainPostings.offset + index * 4))
+        Int32(bitPattern: bytes.u24(sections.domainPostings.offset + index * 3))
     }
 
     /// Number of slots of the domain hash table (a power of two, or 0).
     @inlinable public var domainHashCapacity: Int { sections.domainHash.count }
     /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
     @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
-        let value = bytes.u32(sections.domainHash.offset + slot * 4)
-        return value == 0xFFFF_FFFF ? nil : Int(value)
+        let value = bytes.u24(sections.domainHash.offset + slot * 3)
+        return value == Layout.none24 ? nil : Int(value)
     }
 
     /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
@@ -282,10 +282,35 @@ extension MappedRuleList {
         case .ignorePreviousRules: return .ignorePreviousRules
         case .ignoreFollowingRules: return .ignoreFollowingRules
         case .makeHTTPS: return .makeHTTPS
-        case .cssDisplayNone: return .cssDisplayNone(selector: String(decoding: text, as: UTF8.self))
+        case .cssDisplayNone: return .cssDisplayNone(selector: selector(text))
         case .notify: return .notify(notification: String(decoding: text, as: UTF8.self))
         case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
         }
+    }
+
+    /// A css-display-none selector from its codes (``SelectorSymbols``): a symbol's bytes per code below
+    /// the symbol count, else (an escape) the next byte; an escape at the end adds nothing.
+    func selector(_ codes: UnsafeBufferPointer<UInt8>) -> String {
+        let table = sections.selectorSymbols.offset
+        let count = sections.selectorSymbols.count / (1 + SelectorSymbols.maximumLength)
+        var text: [UInt8] = []
+        text.reserveCapacity(codes.count * 3)
+        var index = 0
+        while index < codes.count {
+            let code = Int(codes[index])
+            index += 1
+            if code < count {
+                var symbol = bytes.u64(table + count + code * 8)
+                for _ in 0..<bytes.u8(table + code) {
+                    text.append(UInt8(truncatingIfNeeded: symbol))
+                    symbol >>= 8
+                }
+            } else if index < codes.count {
+                text.append(codes[index])
+                index += 1
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The index of `rule` in the source JSON array.

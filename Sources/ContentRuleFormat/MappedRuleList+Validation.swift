@@ -57,25 +57,25 @@ struct Validator {
         guard stringInBounds(at: offset) else { throw fail(offset, "string out of bounds") }
     }
 
-    /// The largest u32 of `section` (0 when empty): one branch-free pass the compiler vectorizes.
+    /// The largest u24 of `section` (0 when empty): one branch-free pass.
     private func largestWord(_ section: SectionOffsets.Section) -> UInt32 {
         var largest: UInt32 = 0
-        for index in 0..<section.count { largest = max(largest, bytes.u32(section.offset &+ index &* 4)) }
+        for index in 0..<section.count { largest = max(largest, bytes.u24(section.offset &+ index &* 3)) }
         return largest
     }
 
-    /// Every u32 of `section` is below `limit`.
+    /// Every u24 of `section` is below `limit`.
     private func checkList(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
         let limit = UInt64(limit)
         guard section.count > 0, UInt64(largestWord(section)) >= limit else { return }
         var offset = section.offset
-        let end = offset + section.count * 4
+        let end = offset + section.count * 3
         while offset < end {
-            let value = bytes.u32(offset)
+            let value = bytes.u24(offset)
             guard UInt64(value) < limit else { throw fail(offset, "\(what) \(value)") }
-            offset &+= 4
+            offset &+= 3
         }
     }
 
@@ -99,7 +99,7 @@ struct Validator {
     /// the first in this order is the one reported.
     enum Phase: Int, CaseIterable, Comparable {
         case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
-        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions
+        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions, selectorSymbols
 
         static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
     }
@@ -149,6 +149,7 @@ struct Validator {
         case .literalIndex:
             return max(end(sections.literalHash, .literalHash), end(sections.literalPostings, .literalPostings))
         case .actions: return max(end(sections.actions, .actions), end(sections.actionPayloads, .actionPayloads))
+        case .selectorSymbols: return end(sections.selectorSymbols, .selectorSymbols)
         }
     }
 
@@ -187,6 +188,20 @@ struct Validator {
         case .universal: try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
         case .literalIndex: gramFilter = try checkLiteralIndex()
         case .actions: activeActions = try checkActions()
+        case .selectorSymbols:
+            // u8 lengths (1...8), then 8 bytes per symbol; the codes of a selector need no check (a code past
+            // the table is an escape, and decoding stops at the selector's end).
+            let table = sections.selectorSymbols
+            let count = table.count / (1 + SelectorSymbols.maximumLength)
+            guard table.count % (1 + SelectorSymbols.maximumLength) == 0, count <= SelectorSymbols.maximumCount else {
+                throw fail(table.offset, "selector symbol table size")
+            }
+            for code in 0..<count {
+                let length = bytes.u8(table.offset + code)
+                guard length >= 1, Int(length) <= SelectorSymbols.maximumLength else {
+                    throw fail(table.offset + code, "selector symbol length")
+                }
+            }
         }
     }
 
@@ -270,8 +285,8 @@ struct Validator {
             let record = MappedRuleList.conditionRecord(bytes, sections, condition)
             let limit = UInt32(truncatingIfNeeded: record.kind.isDomain ? domainCount : patternCount)
             for index in record.entries {
-                let entry = sections.conditionEntries.offset &+ index &* 4
-                guard bytes.u32(entry) < limit else { throw fail(entry, "condition entry out of range") }
+                let entry = sections.conditionEntries.offset &+ index &* 3
+                guard bytes.u24(entry) < limit else { throw fail(entry, "condition entry out of range") }
             }
         }
     }
@@ -293,7 +308,7 @@ struct Validator {
         }
     }
 
-    /// A hash table of u32 values: its size is a power of two with at least one empty slot (so
+    /// A hash table of u24 values: its size is a power of two with at least one empty slot (so
     /// probing ends), and its values are in range.
     private func checkHashTable(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
@@ -301,22 +316,22 @@ struct Validator {
         guard section.count & (section.count - 1) == 0 else {
             throw fail(section.offset, "\(what): table size is not a power of two")
         }
-        // value + 1 wraps an empty slot (0xFFFFFFFF) to 0: every slot is empty or in range when the
+        // value + 1 wraps an empty slot (0xFFFFFF) to 0: every slot is empty or in range when the
         // largest value + 1 is at most `limit`, and some slot is empty when the smallest is 0. Branch-free,
         // as slots are empty or not at random.
         let limit = UInt64(limit)
         var largest: UInt32 = 0
         var smallest = UInt32.max
         for index in 0..<section.count {
-            let value = bytes.u32(section.offset &+ index &* 4) &+ 1
+            let value = (bytes.u24(section.offset &+ index &* 3) &+ 1) & Layout.none24
             largest = max(largest, value)
             smallest = min(smallest, value)
         }
         if UInt64(largest) > limit {
             for index in 0..<section.count {
-                let offset = section.offset &+ index &* 4
-                let value = bytes.u32(offset)
-                if value != Layout.none, UInt64(value) >= limit { throw fail(offset, "\(what) \(value)") }
+                let offset = section.offset &+ index &* 3
+                let value = bytes.u24(offset)
+                if value != Layout.none24, UInt64(value) >= limit { throw fail(offset, "\(what) \(value)") }
             }
         }
         guard section.count == 0 || smallest == 0 else {

@@ -123,6 +123,7 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var actions = Section(offset: 0, count: 0)
     @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
     @usableFromInline var templates = Section(offset: 0, count: 0)
+    @usableFromInline var selectorSymbols = Section(offset: 0, count: 0)
 
     /// Checks the signature, the version, the header and file sizes and that the section table fits.
     static func checkHeader(_ bytes: RawBytes) throws(BinaryRuleListError) {
@@ -189,6 +190,7 @@ public final class MappedRuleList: Sendable {
         actions = section(.actions)
         actionPayloads = section(.actionPayloads)
         templates = section(.templates)
+        selectorSymbols = section(.selectorSymbols)
     }
 }
 

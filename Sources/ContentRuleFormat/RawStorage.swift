@@ -76,6 +76,10 @@ final class RawStorage: @unchecked Sendable {
     @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
         UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
+    /// A 3-byte little-endian value (two loads: the byte after it may be past the end of the file).
+    @inlinable @inline(__always) func u24(_ offset: Int) -> UInt32 {
+        UInt32(u16(offset)) | UInt32(u8(offset + 2)) << 16
+    }
     @inlinable @inline(__always) func u64(_ offset: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }

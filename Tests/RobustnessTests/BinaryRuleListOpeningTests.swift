@@ -9,15 +9,15 @@ import Testing
     /// tag, reserved, offset, length).
     static func section(_ tag: String, in bytes: [UInt8]) -> Int {
         let wanted = Array(tag.utf8)
-        for entry in stride(from: 64, to: 64 + 19 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
+        for entry in stride(from: 64, to: 64 + 20 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
             return (0..<4).reduce(0) { $0 | Int(bytes[entry + 8 + $1]) << (8 * $1) }
         }
         Issue.record("no section \(tag)")
         return 0
     }
 
-    static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+    static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32, width: Int = 4) {
+        for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
     }
 
     @Test func checksumMismatchComesBeforeATableError() {
@@ -37,10 +37,10 @@ import Testing
         let hashTable = Self.section("DHSH", in: BinaryRuleListRobustnessTests.sample)
         #expect(hashTable < postings)
         var onlyHashTable = BinaryRuleListRobustnessTests.sample
-        Self.setU32(&onlyHashTable, hashTable, 0x7FFF_FFFF)  // slot 0: neither empty nor a domain id
+        Self.setU32(&onlyHashTable, hashTable, 0x7F_FFFF, width: 3)  // u24 slot 0: neither empty nor a domain id
         BinaryRuleListRobustnessTests.fixChecksum(&onlyHashTable)
         var both = onlyHashTable
-        Self.setU32(&both, postings, 0x7FFF_FFFF)  // posting 0: not a rule
+        Self.setU32(&both, postings, 0x7F_FFFF, width: 3)  // u24 posting 0: not a rule
         BinaryRuleListRobustnessTests.fixChecksum(&both)
         for (bytes, offset) in [(onlyHashTable, hashTable), (both, postings)] {
             do {
