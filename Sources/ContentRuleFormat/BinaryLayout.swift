@@ -77,6 +77,8 @@ enum Layout {
     static let patternAnchoredAtEnd: UInt8 = 4
     /// The stored PCRE2 text spells every `\.` as `.` (it had no other `\` and no bare `.`).
     static let patternDotsUnescaped: UInt8 = 8
+    /// The stored PCRE2 text is coded with the second ``SymbolTable`` of SYMB (regex patterns only).
+    static let patternCoded: UInt8 = 16
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26,
     // u32 required offset, u32 required length (u8) | prefix template << 8 | suffix template << 20.
     static let patternSize = 16

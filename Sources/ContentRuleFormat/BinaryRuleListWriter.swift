@@ -20,6 +20,8 @@ struct BinaryRuleListWriter {
     private var conditionEntries = ByteWriter()
     /// `domain id << 32 | rule` for each rule that lists the domain, in rule order.
     private var domainUses: [UInt64] = []
+    /// SYMB: the selector table, then the PCRE2 text table.
+    private var symbolTables: [UInt8] = []
 
     private static let patternHeaderSize = 6
 
@@ -167,6 +169,12 @@ struct BinaryRuleListWriter {
     /// Where pattern `id`'s required literal is in `patterns.bytes` (empty when it has none).
     private func requiredRange(_ id: Int) -> Range<Int> { textRange(id).upperBound..<patterns.range(id).upperBound }
 
+    /// Pattern `id`'s required literal as stored: a prefix of a literal every matching URL contains is one
+    /// too, so a longer one is cut to ``Layout/maximumRequiredLength``.
+    private func required(_ id: Int) -> ArraySlice<UInt8> {
+        patterns.bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+    }
+
     /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
     /// shared suffix template (``PatternTemplates``).
     private mutating func writePatterns() {
@@ -182,8 +190,10 @@ struct BinaryRuleListWriter {
             templates.u32(offset)
             templates.u32(length)
         }
-        var records = ByteWriter()
-        records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
+        // Each record's fields, then its stored text: PCRE2 texts that are not also their required literal
+        // (a host name usually is: those bytes are stored anyway) are coded with a symbol table (``SymbolTable``).
+        var fields: [(kind: UInt8, flags: UInt8, stored: ArraySlice<UInt8>, templates: UInt32)] = []
+        fields.reserveCapacity(patterns.count)
         var regexIndex = 0
         for id in 0..<patterns.count {
             let start = patterns.range(id).lowerBound
@@ -209,15 +219,30 @@ struct BinaryRuleListWriter {
                 stored = unescaped[...]
                 flags |= Layout.patternDotsUnescaped
             }
-            let (textOffset, textLength) = strings.add(stored)
+            fields.append((kind, flags, stored, prefixID << 8 | suffixID << 20))
+        }
+        let codable = fields.indices.filter {
+            fields[$0].kind == Layout.PatternKind.regex.rawValue && !fields[$0].stored.elementsEqual(required($0))
+        }
+        let symbols = SymbolTable(training: codable.map { Array(fields[$0].stored) })
+        for id in codable {
+            let coded = symbols.encode(Array(fields[id].stored))
+            guard coded.count < fields[id].stored.count else { continue }
+            fields[id].stored = coded[...]
+            fields[id].flags |= Layout.patternCoded
+        }
+        symbolTables.append(contentsOf: symbols.section)
+        var records = ByteWriter()
+        records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
+        for (id, field) in fields.enumerated() {
+            let (textOffset, textLength) = strings.add(field.stored)
             precondition(textLength <= Layout.maximumTextLength, "url-filter too long")
-            // A prefix of the required literal is contained wherever the literal is: a shorter one is still correct.
-            let required = bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+            let required = required(id)
             let (requiredOffset, requiredLength) = strings.add(required)
             records.u32(textOffset)
-            records.u32(textLength | UInt32(kind) << 24 | UInt32(flags) << 26)
+            records.u32(textLength | UInt32(field.kind) << 24 | UInt32(field.flags) << 26)
             records.u32(requiredOffset)
-            records.u32(requiredLength | prefixID << 8 | suffixID << 20)
+            records.u32(requiredLength | field.templates)
         }
         sections[.templates] = templates.bytes
         sections[.patterns] = records.bytes
@@ -353,7 +378,7 @@ struct BinaryRuleListWriter {
     }
 
     /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
-    /// (its codes with the list's ``SelectorSymbols``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// (its codes with the list's ``SymbolTable``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
@@ -363,7 +388,7 @@ struct BinaryRuleListWriter {
             _ = selectors.finish()
         }
         let texts = (0..<selectors.count).map { Array(selectors[$0]) }
-        let symbols = SelectorSymbols(training: texts)
+        let symbols = SymbolTable(training: texts)
         for action in actions {
             var offset: UInt32 = 0
             var length: UInt32 = 0
@@ -385,7 +410,8 @@ struct BinaryRuleListWriter {
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes
-        sections[.selectorSymbols] = symbols.section
+        symbolTables.insert(contentsOf: symbols.section, at: 0)
+        sections[.selectorSymbols] = symbolTables
     }
 
     private static func u32s(_ values: [UInt32]) -> [UInt8] {

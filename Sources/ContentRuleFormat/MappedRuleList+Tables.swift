@@ -50,11 +50,14 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text, or the PCRE2 text between its prefix and suffix templates (with each `\\.` spelled `.`
+    /// Literal text, or the PCRE2 text between its prefix and suffix templates (coded when ``coded``; with each `\\.` spelled `.`
     /// when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)`` gives the PCRE2 text).
     public var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
     public var dotsUnescaped: Bool
+    /// ``text`` is coded with the PCRE2 ``SymbolTable`` (regex patterns only; read by
+    /// ``MappedRuleList/regexSource(_:)``).
+    @usableFromInline var coded: Bool
     /// The PATS word holding the prefix and suffix template ids (read by ``MappedRuleList/regexSource(_:)``
     /// only: the matcher's prefilter path never needs the templates).
     @usableFromInline var templates: UInt32
@@ -63,9 +66,10 @@ public struct PatternRecord {
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
-        dotsUnescaped: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
+        dotsUnescaped: Bool, coded: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
         required: UnsafeBufferPointer<UInt8>
     ) {
+        self.coded = coded
         self.templates = templates
         self.kind = kind
         self.caseSensitive = caseSensitive
@@ -120,7 +124,7 @@ extension MappedRuleList {
         return PatternRecord(
             kind: StoredPatternKind(rawValue: UInt8(truncatingIfNeeded: packed >> 24) & 3) ?? .regex,
             caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
-            dotsUnescaped: flags & 8 != 0,
+            dotsUnescaped: flags & 8 != 0, coded: flags & 16 != 0,
             text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
             templates: required,
             required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
@@ -136,15 +140,22 @@ extension MappedRuleList {
         let pattern = pattern(id)
         let prefix = template(pattern.templates >> 8 & 0xFFF)
         let suffix = template(pattern.templates >> 20)
+        // A coded text: with the second table of SYMB (``SymbolTable``).
+        let text =
+            pattern.coded
+            ? bytes.symbolDecodedBytes(
+                sections.strings.offset + Int(bytes.u32(sections.patterns.offset + id * 16)), pattern.text.count,
+                table: sections.selectorSymbols.offset + SymbolTable.byteCount)
+            : Array(pattern.text)
         var source = Array(prefix)
-        source.reserveCapacity(prefix.count + pattern.text.count * 2 + suffix.count)
+        source.reserveCapacity(prefix.count + text.count * 2 + suffix.count)
         if pattern.dotsUnescaped {
-            for byte in pattern.text {
+            for byte in text {
                 if byte == UInt8(ascii: ".") { source.append(UInt8(ascii: "\\")) }
                 source.append(byte)
             }
         } else {
-            source += pattern.text
+            source += text
         }
         source += suffix
         return String(decoding: source, as: UTF8.self)
@@ -198,7 +209,7 @@ extension MappedRuleList {
     /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
     @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
         let value = bytes.u24(sections.domainHash.offset + slot * 3)
-        return value == Layout.none24 ? nil : Int(value)
+        return value == 0xFF_FFFF ? nil : Int(value)
     }
 
     /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
@@ -282,35 +293,19 @@ extension MappedRuleList {
         case .ignorePreviousRules: return .ignorePreviousRules
         case .ignoreFollowingRules: return .ignoreFollowingRules
         case .makeHTTPS: return .makeHTTPS
-        case .cssDisplayNone: return .cssDisplayNone(selector: selector(text))
+        case .cssDisplayNone:
+            return .cssDisplayNone(
+                selector: selector(
+                    at: sections.strings.offset + Int(bytes.u32(offset + 4)), codes: Int(bytes.u32(offset) >> 8)))
         case .notify: return .notify(notification: String(decoding: text, as: UTF8.self))
         case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
         }
     }
 
-    /// A css-display-none selector from its codes (``SelectorSymbols``): a symbol's bytes per code below
+    /// A css-display-none selector from its codes (``SymbolTable``): a symbol's bytes per code below
     /// the symbol count, else (an escape) the next byte; an escape at the end adds nothing.
-    func selector(_ codes: UnsafeBufferPointer<UInt8>) -> String {
-        let table = sections.selectorSymbols.offset
-        let count = sections.selectorSymbols.count / (1 + SelectorSymbols.maximumLength)
-        var text: [UInt8] = []
-        text.reserveCapacity(codes.count * 3)
-        var index = 0
-        while index < codes.count {
-            let code = Int(codes[index])
-            index += 1
-            if code < count {
-                var symbol = bytes.u64(table + count + code * 8)
-                for _ in 0..<bytes.u8(table + code) {
-                    text.append(UInt8(truncatingIfNeeded: symbol))
-                    symbol >>= 8
-                }
-            } else if index < codes.count {
-                text.append(codes[index])
-                index += 1
-            }
-        }
-        return String(decoding: text, as: UTF8.self)
+    func selector(at offset: Int, codes: Int) -> String {
+        bytes.symbolDecoded(offset, codes, table: sections.selectorSymbols.offset)
     }
 
     /// The index of `rule` in the source JSON array.

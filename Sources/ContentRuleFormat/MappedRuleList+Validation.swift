@@ -59,8 +59,12 @@ struct Validator {
 
     /// The largest u24 of `section` (0 when empty): one branch-free pass.
     private func largestWord(_ section: SectionOffsets.Section) -> UInt32 {
-        var largest: UInt32 = 0
-        for index in 0..<section.count { largest = max(largest, bytes.u24(section.offset &+ index &* 3)) }
+        guard section.count > 0 else { return 0 }
+        var largest = bytes.u24(section.offset &+ (section.count - 1) &* 3)
+        // Every u24 but the last as a masked u32 load (one load; the byte after it is in the section).
+        for index in 0..<(section.count - 1) {
+            largest = max(largest, bytes.u32(section.offset &+ index &* 3) & 0xFF_FFFF)
+        }
         return largest
     }
 
@@ -189,17 +193,16 @@ struct Validator {
         case .literalIndex: gramFilter = try checkLiteralIndex()
         case .actions: activeActions = try checkActions()
         case .selectorSymbols:
-            // u8 lengths (1...8), then 8 bytes per symbol; the codes of a selector need no check (a code past
-            // the table is an escape, and decoding stops at the selector's end).
+            // Two tables of 255 u8 lengths (1...8), then 8 bytes per symbol; coded texts need no check (255 is
+            // an escape, and decoding stops at the text's end).
             let table = sections.selectorSymbols
-            let count = table.count / (1 + SelectorSymbols.maximumLength)
-            guard table.count % (1 + SelectorSymbols.maximumLength) == 0, count <= SelectorSymbols.maximumCount else {
-                throw fail(table.offset, "selector symbol table size")
-            }
-            for code in 0..<count {
-                let length = bytes.u8(table.offset + code)
-                guard length >= 1, Int(length) <= SelectorSymbols.maximumLength else {
-                    throw fail(table.offset + code, "selector symbol length")
+            guard table.count == 2 * SymbolTable.byteCount else { throw fail(table.offset, "symbol table size") }
+            for lengths in [table.offset, table.offset + SymbolTable.byteCount] {
+                for offset in lengths..<(lengths + SymbolTable.maximumCount) {
+                    let length = bytes.u8(offset)
+                    guard length >= 1, Int(length) <= SymbolTable.maximumLength else {
+                        throw fail(offset, "symbol length \(length)")
+                    }
                 }
             }
         }
@@ -253,7 +256,7 @@ struct Validator {
             let packed = bytes.u32(offset &+ 4)
             let required = bytes.u32(offset &+ 12)
             guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd,
-                packed >> 24 & 3 <= kinds, packed >> 30 == 0,
+                packed >> 24 & 3 <= kinds, packed >> 31 == 0, packed >> 30 == 0 || packed >> 24 & 3 == kinds,
                 UInt64(bytes.u32(offset &+ 8)) + UInt64(required & 0xFF) <= stringsEnd,
                 (required >> 8 &+ 1) & 0xFFF <= templates, (required >> 20 &+ 1) & 0xFFF <= templates
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
@@ -322,8 +325,13 @@ struct Validator {
         let limit = UInt64(limit)
         var largest: UInt32 = 0
         var smallest = UInt32.max
-        for index in 0..<section.count {
-            let value = (bytes.u24(section.offset &+ index &* 3) &+ 1) & Layout.none24
+        // As in `largestWord`: every slot but the last as a masked u32 load.
+        if section.count > 0 {
+            let last = (bytes.u24(section.offset &+ (section.count - 1) &* 3) &+ 1) & Layout.none24
+            (largest, smallest) = (last, last)
+        }
+        for index in 0..<max(0, section.count - 1) {
+            let value = (bytes.u32(section.offset &+ index &* 3) &+ 1) & Layout.none24
             largest = max(largest, value)
             smallest = min(smallest, value)
         }

@@ -1,13 +1,14 @@
-/// The static symbol table that css-display-none selectors are stored with (`SYMB` section), in the
-/// manner of FSST (Boncz, Neumann, Leis, "FSST: Fast Random Access String Compression", VLDB 2020):
-/// up to 255 symbols of 1 to 8 bytes, chosen per list; a stored selector is a run of codes, each a
-/// symbol's index, or ``escape`` followed by one literal byte. Each selector is decoded on its own,
-/// from the map, when its action is read (``MappedRuleList/action(_:)``).
+/// A static symbol table in the manner of FSST (Boncz, Neumann, Leis, "FSST: Fast Random Access String
+/// Compression", VLDB 2020): up to 255 symbols of 1 to 8 bytes, chosen per list; a coded text is a run
+/// of codes, each a symbol's index, or ``escape`` followed by one literal byte. Each text is decoded on
+/// its own, from the map (``RawBytes/symbolDecoded(_:_:table:)``). The `SYMB` section holds two: one
+/// for css-display-none selectors (decoded when the action is read) and one for PCRE2 texts (decoded
+/// by ``MappedRuleList/regexSource(_:)``, when the matcher compiles the pattern).
 ///
 /// Real selectors share their vocabulary (`ad`, `banner`, `-container`, `[class^="`…) far more than
 /// their prefixes: on the 25,719 css-display-none rules of the combined benchmark list the table halves
 /// the selector bytes, where sorted front coding saves under 8%.
-struct SelectorSymbols {
+struct SymbolTable {
     /// The code that introduces a literal byte (any code at or past the symbol count is read so).
     static let escape: UInt8 = 0xFF
     static let maximumCount = 255
@@ -97,17 +98,24 @@ struct SelectorSymbols {
             let bytes = unitBytes(Int(pair >> 16)) + unitBytes(Int(pair & 0xFFFF))
             gains[bytes, default: 0] += count * bytes.count
         }
-        let ranked = gains.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key)) }
+        let ranked = gains.sorted {
+            $0.value > $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key))
+        }
         return ranked.prefix(Self.maximumCount).map(\.key)
     }
 
     private func unitLength(_ unit: Int) -> Int { unit < 256 ? 1 : symbols[unit - 256].count }
     private func unitBytes(_ unit: Int) -> [UInt8] { unit < 256 ? [UInt8(unit)] : symbols[unit - 256] }
 
-    /// The `SYMB` section: `u8` length of each symbol, then each symbol in 8 bytes (zero-padded).
+    /// Size of one table in `SYMB`.
+    static let byteCount = maximumCount * (1 + maximumLength)
+
+    /// The table in `SYMB`: the `u8` length of each of the 255 symbols, then each symbol in 8 bytes
+    /// (zero-padded); unused codes hold the 1-byte symbol 0.
     var section: [UInt8] {
-        var bytes = symbols.map { UInt8($0.count) }
-        for symbol in symbols { bytes += symbol + [UInt8](repeating: 0, count: Self.maximumLength - symbol.count) }
+        let padded = symbols + [[UInt8]](repeating: [0], count: Self.maximumCount - symbols.count)
+        var bytes = padded.map { UInt8($0.count) }
+        for symbol in padded { bytes += symbol + [UInt8](repeating: 0, count: Self.maximumLength - symbol.count) }
         return bytes
     }
 }
