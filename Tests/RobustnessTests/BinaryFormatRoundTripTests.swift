@@ -1,7 +1,8 @@
 import ContentRuleCompiler
-@testable import ContentRuleFormat
 import ContentRuleModel
 import Testing
+
+@testable import ContentRuleFormat
 
 /// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 8-byte
 /// domain entries, 8-byte actions, 3-byte condition entries, domain postings and domain hash slots,
@@ -81,7 +82,9 @@ import Testing
         let coded = (0..<mapped.patternCount).filter { mapped.pattern($0).coded }
         #expect(coded.count >= 16)
         #expect(
-            list.actionSlots.contains { if case .cssDisplayNone(let selector) = $0 { selector.contains("è") } else { false } })
+            list.actionSlots.contains {
+                if case .cssDisplayNone(let selector) = $0 { selector.contains("è") } else { false }
+            })
         // The host rules are stored with their dots unescaped; `cdn\.x.y\.test` and `a\.b\\c\.d` are not.
         #expect(unescaped >= 24)
         for source in [#"^https?://cdn\.x.y\.test/"#, #"a\.b\\c\.d"#] {
