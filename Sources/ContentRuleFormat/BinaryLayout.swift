@@ -38,8 +38,7 @@ enum Layout {
         var elementSize: Int {
             switch self {
             case .meta: return 32
-            case .strings, .actionPayloads, .selectorSymbols: return 1
-            case .rules: return 12
+            case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
             case .patterns: return 16
             case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
             case .conditionEntries, .domainHash, .domainPostings: return 3
@@ -53,9 +52,8 @@ enum Layout {
     static let maximumCount = 0xFF_FFFF
     static let maximumTextLength = 0xFF_FFFF
 
-    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
-    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
-    static let ruleSize = 12
+    // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
+    // method << 4, then pattern, condition + 1 (0 = none) and action slot in as few bits as their counts need.
     enum Entry: UInt8 {
         /// Filed in the literal index under a gram of its required literal.
         case literal = 0
@@ -119,6 +117,42 @@ enum Layout {
     static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(actionTypes.firstIndex(of: type)!) }
 
     static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
+}
+
+/// The bit layout of RULE records, derived from the pattern, condition and action slot counts of META:
+/// 24 bits of flags, then the pattern id, condition + 1 and action slot, each in the fewest bits that hold
+/// its largest value (at least 1, at most 24), little-endian in the fewest whole bytes (at least 8).
+/// A record is read with two `u64` loads: its first 8 bytes (flags and pattern) and its last 8 bytes
+/// (condition and action slot; they always lie in them, as each field has at most 24 bits).
+@usableFromInline struct RuleLayout: Sendable {
+    @usableFromInline let size: Int
+    @usableFromInline let patternMask: UInt64
+    @usableFromInline let conditionShift: UInt64
+    @usableFromInline let conditionMask: UInt64
+    @usableFromInline let actionShift: UInt64
+    @usableFromInline let actionMask: UInt64
+    /// Bit offsets of the fields in the record (pattern, condition + 1, slot), for the writer.
+    let positions: (pattern: Int, condition: Int, slot: Int)
+
+    /// Counts above ``Layout/maximumCount`` (refused on opening) are read as the maximum.
+    init(patterns: Int, conditions: Int, slots: Int) {
+        func width(_ largest: Int) -> Int {
+            let value = UInt32(min(max(largest, 1), Layout.maximumCount))
+            return UInt32.bitWidth - value.leadingZeroBitCount
+        }
+        let patternWidth = width(patterns - 1)
+        let conditionWidth = width(conditions)
+        let slotWidth = width(slots - 1)
+        let bits = 24 + patternWidth + conditionWidth + slotWidth
+        size = max(8, (bits + 7) / 8)
+        let last = 8 * size - 64  // the bit the last 8 bytes begin at
+        positions = (24, 24 + patternWidth, 24 + patternWidth + conditionWidth)
+        patternMask = 1 << UInt64(patternWidth) - 1
+        conditionShift = UInt64(positions.condition - last)
+        conditionMask = 1 << UInt64(conditionWidth) - 1
+        actionShift = UInt64(positions.slot - last)
+        actionMask = 1 << UInt64(slotWidth) - 1
+    }
 }
 
 /// Hashing shared by the index writer and the matcher's look-ups.

@@ -31,8 +31,9 @@ struct BinaryRuleListWriter {
     }
 
     private mutating func build(_ list: CompiledRuleList) -> [UInt8] {
-        var rules = ByteWriter()
-        rules.reserve(list.rules.count * Layout.Tag.rules.elementSize)
+        /// Per rule: pattern, condition + 1, action slot, the 24 bits of flags (packed once the counts are known).
+        var rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)] = []
+        rules.reserveCapacity(list.rules.count)
         var literals: [(rule: Int32, literal: Range<Int>)] = []
         var always: [UInt32] = []
         var universal: [UInt32] = []
@@ -71,19 +72,22 @@ struct BinaryRuleListWriter {
                 universal.append(UInt32(number))
             case .universal, .domain: break
             }
-            rules.u24(patternID)
-            rules.u24(conditionID &+ 1)  // none (0xFFFFFFFF) + 1 = 0
-            rules.u24(rule.actionSlot)
-            rules.u16(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14)
-            rules.u8(
-                rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4)
+            let packed =
+                rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4
+            rules.append(
+                (
+                    patternID, conditionID &+ 1,  // none (0xFFFFFFFF) + 1 = 0
+                    rule.actionSlot,
+                    UInt32(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14) | UInt32(packed) << 16
+                ))
         }
         precondition(
             patterns.count <= Layout.maximumCount && conditions.count <= Layout.maximumCount
                 && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount
                 && list.rules.count <= Layout.maximumCount,
             "more than \(Layout.maximumCount) rules, patterns, conditions, domain entries or action slots")
-        sections[.rules] = rules.bytes
+        sections[.rules] = Self.packRules(
+            rules, RuleLayout(patterns: patterns.count, conditions: conditions.count, slots: list.actionSlots.count))
         sections[.alwaysChecked] = Self.u32s(always)
         sections[.universal] = Self.u32s(universal)
         sections[.topURLRules] = Self.u32s(topURLRules)
@@ -113,6 +117,29 @@ struct BinaryRuleListWriter {
         sections[.conditions] = conditionRecords.bytes
         sections[.conditionEntries] = conditionEntries.bytes
         return assemble()
+    }
+
+    /// RULE: each rule's fields at their bit positions, little-endian, `layout.size` bytes per rule.
+    private static func packRules(
+        _ rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)], _ layout: RuleLayout
+    ) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: rules.count * layout.size)
+        for (number, rule) in rules.enumerated() {
+            let fields = [
+                (rule.flags, 0), (rule.pattern, layout.positions.pattern), (rule.condition, layout.positions.condition),
+                (rule.slot, layout.positions.slot),
+            ]
+            for (value, position) in fields {
+                var value = UInt64(value) << UInt64(position % 8)
+                var index = number * layout.size + position / 8
+                while value != 0 {
+                    bytes[index] |= UInt8(truncatingIfNeeded: value)
+                    value >>= 8
+                    index += 1
+                }
+            }
+        }
+        return bytes
     }
 
     /// How the fast matcher reaches a rule (see ``Layout/Entry``).

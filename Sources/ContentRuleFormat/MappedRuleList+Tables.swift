@@ -15,18 +15,18 @@ public struct RuleRecord: Sendable {
     /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
     public var entry: UInt8
 
-    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
-    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
-    @inlinable init(_ bytes: RawBytes, _ offset: Int) {
+    // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
+    // method << 4, then pattern, condition + 1 (0 = none) and action slot, bit-packed.
+    @inlinable init(_ bytes: RawBytes, _ offset: Int, _ layout: RuleLayout) {
         let low = bytes.u64(offset)
-        let high = bytes.u32(offset + 8)
-        pattern = Int(truncatingIfNeeded: low & 0xFF_FFFF)
-        let condition = Int(truncatingIfNeeded: (low >> 24) & 0xFF_FFFF)
+        let high = bytes.u64(offset + layout.size - 8)
+        pattern = Int(truncatingIfNeeded: low >> 24 & layout.patternMask)
+        let condition = Int(truncatingIfNeeded: high >> layout.conditionShift & layout.conditionMask)
         self.condition = condition == 0 ? nil : condition - 1
-        actionSlot = UInt32(truncatingIfNeeded: low >> 48) | (high & 0xFF) << 16
-        resourceTypes = UInt16(truncatingIfNeeded: high >> 8) & 0x3FFF
-        entry = UInt8(truncatingIfNeeded: high >> 22) & 3
-        let packed = UInt8(truncatingIfNeeded: high >> 24)
+        actionSlot = UInt32(truncatingIfNeeded: high >> layout.actionShift & layout.actionMask)
+        resourceTypes = UInt16(truncatingIfNeeded: low) & 0x3FFF
+        entry = UInt8(truncatingIfNeeded: low >> 14) & 3
+        let packed = UInt8(truncatingIfNeeded: low >> 16)
         loadTypes = packed & 3
         loadContexts = (packed >> 2) & 3
         method = packed >> 4
@@ -111,7 +111,9 @@ public struct DomainRecord {
 }
 
 extension MappedRuleList {
-    @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 12) }
+    @inlinable public func rule(_ number: Int) -> RuleRecord {
+        RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
+    }
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).

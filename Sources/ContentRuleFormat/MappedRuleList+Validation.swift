@@ -161,7 +161,9 @@ struct Validator {
         switch phase {
         case .counts:
             let meta = sections.meta
-            guard sections.rules.count == ruleCount, sections.actions.count == slotCount,
+            let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
+            guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
+                sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
                 sections.patterns.count == patternCount, sections.domains.count == domainCount,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
@@ -215,17 +217,21 @@ struct Validator {
         let conditions = UInt64(conditionCount)
         let slots = UInt64(slotCount)
         let methods = UInt64(RequestMethod.allCases.count)
+        let layout = sections.ruleLayout
         /// (pattern, condition + 1, slot, method) of the record at `offset`: two loads.
         @inline(__always) func fields(_ offset: Int) -> (UInt64, UInt64, UInt64, UInt64) {
             let low = bytes.u64(offset)
-            let high = UInt64(bytes.u32(offset &+ 8))
-            return (low & 0xFF_FFFF, low >> 24 & 0xFF_FFFF, low >> 48 | (high & 0xFF) << 16, high >> 28)
+            let high = bytes.u64(offset &+ layout.size &- 8)
+            return (
+                low >> 24 & layout.patternMask, high >> layout.conditionShift & layout.conditionMask,
+                high >> layout.actionShift & layout.actionMask, low >> 20 & 0xF
+            )
         }
-        // First pass: the largest value of each field (branch-free reductions the compiler vectorizes);
+        // First pass: the largest value of each field (branch-free reductions);
         // only when one is out of range does the checking loop below look for the record.
         var largest: (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64) = (0, 0, 0, 0)
         for rule in 0..<ruleCount {
-            let (pattern, condition, slot, method) = fields(sections.rules.offset &+ rule &* Layout.ruleSize)
+            let (pattern, condition, slot, method) = fields(sections.rules.offset &+ rule &* layout.size)
             largest = (
                 max(largest.pattern, pattern), max(largest.condition, condition), max(largest.slot, slot),
                 max(largest.method, method)
@@ -238,7 +244,7 @@ struct Validator {
             return
         }
         for rule in 0..<ruleCount {
-            let offset = sections.rules.offset &+ rule &* Layout.ruleSize
+            let offset = sections.rules.offset &+ rule &* layout.size
             let (pattern, condition, slot, method) = fields(offset)
             guard pattern < patterns, condition <= conditions, slot < slots, method <= methods else {
                 throw fail(offset, "rule \(rule) has an out-of-range field")
