@@ -119,39 +119,20 @@ enum Layout {
     static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
 }
 
-/// The bit layout of RULE records, derived from the pattern, condition and action slot counts of META:
-/// 24 bits of flags, then the pattern id, condition + 1 and action slot, each in the fewest bits that hold
-/// its largest value (at least 1, at most 24), little-endian in the fewest whole bytes (at least 8).
-/// A record is read with two `u64` loads: its first 8 bytes (flags and pattern) and its last 8 bytes
-/// (condition and action slot; they always lie in them, as each field has at most 24 bits).
+/// The layout of RULE records, chosen by the pattern, condition and action slot counts of META: 24 bits
+/// of flags (`u16` resource types | entry << 14, `u8` load types | load contexts << 2 | method << 4),
+/// then the pattern id, condition + 1 and action slot, as `u16`s (9-byte records) when every pattern id,
+/// condition + 1 and slot fits in 16 bits, else as `u24`s (12-byte records). Two fixed layouts, so that
+/// a record is read with constant shifts (one predictable branch).
 @usableFromInline struct RuleLayout: Sendable {
+    /// 9 (compact) or 12.
     @usableFromInline let size: Int
-    @usableFromInline let patternMask: UInt64
-    @usableFromInline let conditionShift: UInt64
-    @usableFromInline let conditionMask: UInt64
-    @usableFromInline let actionShift: UInt64
-    @usableFromInline let actionMask: UInt64
     /// Bit offsets of the fields in the record (pattern, condition + 1, slot), for the writer.
-    let positions: (pattern: Int, condition: Int, slot: Int)
+    var positions: (pattern: Int, condition: Int, slot: Int) { size == 9 ? (24, 40, 56) : (24, 48, 72) }
 
-    /// Counts above ``Layout/maximumCount`` (refused on opening) are read as the maximum.
+    /// Counts above ``Layout/maximumCount`` are refused on opening (before a rule is read).
     init(patterns: Int, conditions: Int, slots: Int) {
-        func width(_ largest: Int) -> Int {
-            let value = UInt32(min(max(largest, 1), Layout.maximumCount))
-            return UInt32.bitWidth - value.leadingZeroBitCount
-        }
-        let patternWidth = width(patterns - 1)
-        let conditionWidth = width(conditions)
-        let slotWidth = width(slots - 1)
-        let bits = 24 + patternWidth + conditionWidth + slotWidth
-        size = max(8, (bits + 7) / 8)
-        let last = 8 * size - 64  // the bit the last 8 bytes begin at
-        positions = (24, 24 + patternWidth, 24 + patternWidth + conditionWidth)
-        patternMask = 1 << UInt64(patternWidth) - 1
-        conditionShift = UInt64(positions.condition - last)
-        conditionMask = 1 << UInt64(conditionWidth) - 1
-        actionShift = UInt64(positions.slot - last)
-        actionMask = 1 << UInt64(slotWidth) - 1
+        size = patterns <= 0x1_0000 && conditions < 0x1_0000 && slots <= 0x1_0000 ? 9 : 12
     }
 }
 

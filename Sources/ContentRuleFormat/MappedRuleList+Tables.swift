@@ -19,11 +19,20 @@ public struct RuleRecord: Sendable {
     // method << 4, then pattern, condition + 1 (0 = none) and action slot, bit-packed.
     @inlinable init(_ bytes: RawBytes, _ offset: Int, _ layout: RuleLayout) {
         let low = bytes.u64(offset)
-        let high = bytes.u64(offset + layout.size - 8)
-        pattern = Int(truncatingIfNeeded: low >> 24 & layout.patternMask)
-        let condition = Int(truncatingIfNeeded: high >> layout.conditionShift & layout.conditionMask)
+        let condition: Int
+        if layout.size == 9 {
+            // u16 pattern, condition + 1, slot: bits 24–39, 40–55, 56–71 (the slot's high byte is byte 8).
+            pattern = Int(truncatingIfNeeded: low >> 24 & 0xFFFF)
+            condition = Int(truncatingIfNeeded: low >> 40 & 0xFFFF)
+            actionSlot = UInt32(truncatingIfNeeded: bytes.u64(offset + 1) >> 48)
+        } else {
+            // u24 pattern, condition + 1, slot: bits 24–47, 48–71, 72–95.
+            let high = bytes.u32(offset + 8)
+            pattern = Int(truncatingIfNeeded: low >> 24 & 0xFF_FFFF)
+            condition = Int(truncatingIfNeeded: low >> 48) | Int(high & 0xFF) << 16
+            actionSlot = high >> 8
+        }
         self.condition = condition == 0 ? nil : condition - 1
-        actionSlot = UInt32(truncatingIfNeeded: high >> layout.actionShift & layout.actionMask)
         resourceTypes = UInt16(truncatingIfNeeded: low) & 0x3FFF
         entry = UInt8(truncatingIfNeeded: low >> 14) & 3
         let packed = UInt8(truncatingIfNeeded: low >> 16)

@@ -57,8 +57,15 @@ struct Validator {
         guard stringInBounds(at: offset) else { throw fail(offset, "string out of bounds") }
     }
 
-    /// The largest u24 of `section` (0 when empty): one branch-free pass.
+    /// The largest u32 of `section` (0 when empty): one branch-free pass the compiler vectorizes.
     private func largestWord(_ section: SectionOffsets.Section) -> UInt32 {
+        var largest: UInt32 = 0
+        for index in 0..<section.count { largest = max(largest, bytes.u32(section.offset &+ index &* 4)) }
+        return largest
+    }
+
+    /// The largest u24 of `section` (0 when empty): one branch-free pass.
+    private func largestU24(_ section: SectionOffsets.Section) -> UInt32 {
         guard section.count > 0 else { return 0 }
         var largest = bytes.u24(section.offset &+ (section.count - 1) &* 3)
         // Every u24 but the last as a masked u32 load (one load; the byte after it is in the section).
@@ -73,7 +80,7 @@ struct Validator {
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
         let limit = UInt64(limit)
-        guard section.count > 0, UInt64(largestWord(section)) >= limit else { return }
+        guard section.count > 0, UInt64(largestU24(section)) >= limit else { return }
         var offset = section.offset
         let end = offset + section.count * 3
         while offset < end {
@@ -218,13 +225,12 @@ struct Validator {
         let slots = UInt64(slotCount)
         let methods = UInt64(RequestMethod.allCases.count)
         let layout = sections.ruleLayout
-        /// (pattern, condition + 1, slot, method) of the record at `offset`: two loads.
+        /// (pattern, condition + 1, slot, method) of the record at `offset` (``RuleRecord``): two loads.
         @inline(__always) func fields(_ offset: Int) -> (UInt64, UInt64, UInt64, UInt64) {
-            let low = bytes.u64(offset)
-            let high = bytes.u64(offset &+ layout.size &- 8)
+            let record = RuleRecord(bytes, offset, layout)
             return (
-                low >> 24 & layout.patternMask, high >> layout.conditionShift & layout.conditionMask,
-                high >> layout.actionShift & layout.actionMask, low >> 20 & 0xF
+                UInt64(record.pattern), UInt64(record.condition.map { $0 + 1 } ?? 0), UInt64(record.actionSlot),
+                UInt64(record.method)
             )
         }
         // First pass: the largest value of each field (branch-free reductions);
@@ -289,7 +295,7 @@ struct Validator {
         }
         // When every entry is below both counts (as in every file the writer makes), nothing more to check;
         // otherwise each entry is checked against its condition's kind.
-        if UInt64(largestWord(sections.conditionEntries)) < UInt64(min(domainCount, patternCount)) { return }
+        if UInt64(largestU24(sections.conditionEntries)) < UInt64(min(domainCount, patternCount)) { return }
         for condition in 0..<conditionCount {
             let record = MappedRuleList.conditionRecord(bytes, sections, condition)
             let limit = UInt32(truncatingIfNeeded: record.kind.isDomain ? domainCount : patternCount)

@@ -26,7 +26,7 @@ import Testing
         // selectors with a shared vocabulary and non-ASCII bytes (the selector table escapes those).
         for index in 0..<16 {
             rules.append(
-                ##"{"trigger":{"url-filter":"/banner[0-9]+/sponsor\##(index)x?\\.(gif|png)$"},"action":{"type":"css-display-none","selector":"#sponsor-\##(index) > .bannière-pub, div[class^=\"sponsor\"]"}}"##
+                ##"{"trigger":{"url-filter":"/banner[0-9]+/sponsor\##(index)x?\\.[gp][in][fg]$"},"action":{"type":"css-display-none","selector":"#sponsor-\##(index) > .bannière-pub, div[class^=\"sponsor\"]"}}"##
             )
         }
         rules += [

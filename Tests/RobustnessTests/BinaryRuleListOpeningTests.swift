@@ -1,3 +1,4 @@
+import ContentRuleCompiler
 import ContentRuleFormat
 import Testing
 
@@ -53,6 +54,28 @@ import Testing
                 }
                 #expect(found == offset)
             }
+        }
+    }
+
+    /// A rule number in an LPST list (a gram with several rules) that is not a rule is refused, as are
+    /// u24 condition entries (CENT) past the domain count.
+    @Test func damagedPostingListsAndConditionEntriesAreRefused() throws {
+        let json =
+            "["
+            + (0..<8).map {
+                #"{"trigger":{"url-filter":"shared-x","if-domain":["d\#($0).test"]},"action":{"type":"block"}}"#
+            }
+            .joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let sample = BinaryRuleList.encode(list)
+        _ = try MappedRuleList(bytes: sample)
+        #expect(Self.section("LPST", in: sample) < Self.section("ALWS", in: sample))  // LPST holds a list
+        for (tag, offset, width) in [("LPST", 4, 4), ("CENT", 0, 3)] {
+            var bytes = sample
+            let at = Self.section(tag, in: bytes) + offset
+            Self.setU32(&bytes, at, 0x7F_FFFF, width: width)
+            BinaryRuleListRobustnessTests.fixChecksum(&bytes)
+            #expect(throws: BinaryRuleListError.self, "\(tag)") { try MappedRuleList(bytes: bytes) }
         }
     }
 }
