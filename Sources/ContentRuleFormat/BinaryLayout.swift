@@ -134,6 +134,9 @@ enum Layout {
     init(patterns: Int, conditions: Int, slots: Int) {
         size = patterns <= 0x1_0000 && conditions < 0x1_0000 && slots <= 0x1_0000 ? 9 : 12
     }
+
+    /// The layout of `size`-byte records (9 or 12).
+    init(size: Int) { self.size = size }
 }
 
 /// Hashing shared by the index writer and the matcher's look-ups.

@@ -225,24 +225,41 @@ struct Validator {
         let slots = UInt64(slotCount)
         let methods = UInt64(RequestMethod.allCases.count)
         let layout = sections.ruleLayout
+        typealias Fields = (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64)
         /// (pattern, condition + 1, slot, method) of the record at `offset` (``RuleRecord``): two loads.
-        @inline(__always) func fields(_ offset: Int) -> (UInt64, UInt64, UInt64, UInt64) {
+        @inline(__always) func fields(_ offset: Int) -> Fields {
             let record = RuleRecord(bytes, offset, layout)
             return (
                 UInt64(record.pattern), UInt64(record.condition.map { $0 + 1 } ?? 0), UInt64(record.actionSlot),
                 UInt64(record.method)
             )
         }
-        // First pass: the largest value of each field (branch-free reductions);
-        // only when one is out of range does the checking loop below look for the record.
-        var largest: (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64) = (0, 0, 0, 0)
-        for rule in 0..<ruleCount {
-            let (pattern, condition, slot, method) = fields(sections.rules.offset &+ rule &* layout.size)
-            largest = (
-                max(largest.pattern, pattern), max(largest.condition, condition), max(largest.slot, slot),
-                max(largest.method, method)
-            )
+        /// The largest value of each field, read as ``RuleRecord`` does with `size`-byte records (a
+        /// constant: one loop per layout, with constant shifts and branch-free reductions).
+        @inline(__always) func largestFields(_ size: Int) -> Fields {
+            var largest: Fields = (0, 0, 0, 0)
+            var offset = sections.rules.offset
+            for _ in 0..<ruleCount {
+                let low = bytes.u64(offset)
+                var fields: Fields
+                if size == 9 {
+                    let slot = bytes.u64(offset &+ 1) >> 48
+                    fields = (low >> 24 & 0xFFFF, low >> 40 & 0xFFFF, slot, low >> 20 & 0xF)
+                } else {
+                    let high = UInt64(bytes.u32(offset &+ 8))
+                    fields = (low >> 24 & 0xFF_FFFF, low >> 48 | (high & 0xFF) << 16, high >> 8, low >> 20 & 0xF)
+                }
+                largest = (
+                    max(largest.pattern, fields.pattern), max(largest.condition, fields.condition),
+                    max(largest.slot, fields.slot), max(largest.method, fields.method)
+                )
+                offset &+= size
+            }
+            return largest
         }
+        // First pass: the largest value of each field; only when one is out of range does the checking
+        // loop below look for the record.
+        let largest = layout.size == 9 ? largestFields(9) : largestFields(12)
         if ruleCount == 0
             || (largest.pattern < patterns && largest.condition <= conditions && largest.slot < slots
                 && largest.method <= methods)
@@ -268,7 +285,8 @@ struct Validator {
             let packed = bytes.u32(offset &+ 4)
             let required = bytes.u32(offset &+ 12)
             guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd,
-                packed >> 24 & 3 <= kinds, packed >> 31 == 0, packed >> 30 == 0 || packed >> 24 & 3 == kinds,
+                // Bits 30–31: 0, or 1 (coded) for a PCRE2 pattern (kind 2, the only one with kind >> 1 = 1).
+                packed >> 24 & 3 <= kinds, packed >> 30 <= packed >> 25 & 1,
                 UInt64(bytes.u32(offset &+ 8)) + UInt64(required & 0xFF) <= stringsEnd,
                 (required >> 8 &+ 1) & 0xFFF <= templates, (required >> 20 &+ 1) & 0xFFF <= templates
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
