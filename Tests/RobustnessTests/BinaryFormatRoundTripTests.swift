@@ -127,4 +127,29 @@ import Testing
             #expect(candidates.contains(Int32(number)), "rule \(number)")
         }
     }
+
+    /// More than 65,536 patterns: 12-byte RULE records (`u24` fields) instead of 9-byte ones; every
+    /// rule reads back with its pattern, condition and slot.
+    @Test func wideRuleRecordsReadBack() throws {
+        let count = 66_000
+        let json =
+            "["
+            + (0..<count).map {
+                let condition = $0 % 3 == 0 ? #","if-domain":["d\#($0 % 70_000).test"]"# : ""
+                let action = $0 % 2 == 0 ? "block" : "block-cookies"
+                return #"{"trigger":{"url-filter":"p\#($0)-x"\#(condition)},"action":{"type":"\#(action)"}}"#
+            }
+            .joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        #expect(mapped.sections.ruleLayout.size == 12)
+        #expect(mapped.patternCount > 0x1_0000)
+        for (number, compiled) in list.rules.enumerated() {
+            let record = mapped.rule(number)
+            #expect(record.actionSlot == compiled.actionSlot)
+            #expect((record.condition == nil) == (compiled.condition == nil))
+            let pattern = mapped.pattern(record.pattern)
+            #expect(Array(pattern.text) == Array((compiled.urlFilter.literal?.text ?? "").utf8))
+        }
+    }
 }
