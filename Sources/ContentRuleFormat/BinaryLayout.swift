@@ -8,6 +8,8 @@ enum Layout {
     static let sectionEntrySize = 16
     static let alignment = 8
     static let none: UInt32 = 0xFFFF_FFFF
+    /// "none" in `u24` fields (an empty DHSH slot).
+    static let none24: UInt32 = 0xFF_FFFF
 
     /// Section tags: four ASCII characters read as a little-endian `u32`.
     enum Tag: UInt32, CaseIterable {
@@ -30,15 +32,16 @@ enum Layout {
         case actions = 0x4E54_4341  // "ACTN"
         case actionPayloads = 0x5941_5041  // "APAY"
         case templates = 0x4C50_4D54  // "TMPL"
+        case selectorSymbols = 0x424D_5953  // "SYMB"
 
         /// Size of one element (the section's byte count must be a multiple of it).
         var elementSize: Int {
             switch self {
             case .meta: return 32
-            case .strings, .actionPayloads: return 1
-            case .rules: return 12
+            case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
             case .patterns: return 16
             case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
+            case .conditionEntries, .domainHash, .domainPostings: return 3
             default: return 4
             }
         }
@@ -49,9 +52,8 @@ enum Layout {
     static let maximumCount = 0xFF_FFFF
     static let maximumTextLength = 0xFF_FFFF
 
-    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
-    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
-    static let ruleSize = 12
+    // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
+    // method << 4, then pattern, condition + 1 (0 = none) and action slot in as few bits as their counts need.
     enum Entry: UInt8 {
         /// Filed in the literal index under a gram of its required literal.
         case literal = 0
@@ -73,6 +75,8 @@ enum Layout {
     static let patternAnchoredAtEnd: UInt8 = 4
     /// The stored PCRE2 text spells every `\.` as `.` (it had no other `\` and no bare `.`).
     static let patternDotsUnescaped: UInt8 = 8
+    /// The stored PCRE2 text is coded with the second ``SymbolTable`` of SYMB (regex patterns only).
+    static let patternCoded: UInt8 = 16
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26,
     // u32 required offset, u32 required length (u8) | prefix template << 8 | suffix template << 20.
     static let patternSize = 16
@@ -113,6 +117,26 @@ enum Layout {
     static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(actionTypes.firstIndex(of: type)!) }
 
     static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
+}
+
+/// The layout of RULE records, chosen by the pattern, condition and action slot counts of META: 24 bits
+/// of flags (`u16` resource types | entry << 14, `u8` load types | load contexts << 2 | method << 4),
+/// then the pattern id, condition + 1 and action slot, as `u16`s (9-byte records) when every pattern id,
+/// condition + 1 and slot fits in 16 bits, else as `u24`s (12-byte records). Two fixed layouts, so that
+/// a record is read with constant shifts (one predictable branch).
+@usableFromInline struct RuleLayout: Sendable {
+    /// 9 (compact) or 12.
+    @usableFromInline let size: Int
+    /// Bit offsets of the fields in the record (pattern, condition + 1, slot), for the writer.
+    var positions: (pattern: Int, condition: Int, slot: Int) { size == 9 ? (24, 40, 56) : (24, 48, 72) }
+
+    /// Counts above ``Layout/maximumCount`` are refused on opening (before a rule is read).
+    init(patterns: Int, conditions: Int, slots: Int) {
+        size = patterns <= 0x1_0000 && conditions < 0x1_0000 && slots <= 0x1_0000 ? 9 : 12
+    }
+
+    /// The layout of `size`-byte records (9 or 12).
+    init(size: Int) { self.size = size }
 }
 
 /// Hashing shared by the index writer and the matcher's look-ups.

@@ -20,6 +20,8 @@ struct BinaryRuleListWriter {
     private var conditionEntries = ByteWriter()
     /// `domain id << 32 | rule` for each rule that lists the domain, in rule order.
     private var domainUses: [UInt64] = []
+    /// SYMB: the selector table, then the PCRE2 text table.
+    private var symbolTables: [UInt8] = []
 
     private static let patternHeaderSize = 6
 
@@ -29,8 +31,9 @@ struct BinaryRuleListWriter {
     }
 
     private mutating func build(_ list: CompiledRuleList) -> [UInt8] {
-        var rules = ByteWriter()
-        rules.reserve(list.rules.count * Layout.Tag.rules.elementSize)
+        /// Per rule: pattern, condition + 1, action slot, the 24 bits of flags (packed once the counts are known).
+        var rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)] = []
+        rules.reserveCapacity(list.rules.count)
         var literals: [(rule: Int32, literal: Range<Int>)] = []
         var always: [UInt32] = []
         var universal: [UInt32] = []
@@ -69,18 +72,22 @@ struct BinaryRuleListWriter {
                 universal.append(UInt32(number))
             case .universal, .domain: break
             }
-            rules.u24(patternID)
-            rules.u24(conditionID &+ 1)  // none (0xFFFFFFFF) + 1 = 0
-            rules.u24(rule.actionSlot)
-            rules.u16(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14)
-            rules.u8(
-                rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4)
+            let packed =
+                rule.loadTypes.rawValue | rule.loadContexts.rawValue << 2 | Layout.methodCode(rule.requestMethod) << 4
+            rules.append(
+                (
+                    patternID, conditionID &+ 1,  // none (0xFFFFFFFF) + 1 = 0
+                    rule.actionSlot,
+                    UInt32(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14) | UInt32(packed) << 16
+                ))
         }
         precondition(
             patterns.count <= Layout.maximumCount && conditions.count <= Layout.maximumCount
-                && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount,
-            "more than \(Layout.maximumCount) patterns, conditions, domain entries or action slots")
-        sections[.rules] = rules.bytes
+                && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount
+                && list.rules.count <= Layout.maximumCount,
+            "more than \(Layout.maximumCount) rules, patterns, conditions, domain entries or action slots")
+        sections[.rules] = Self.packRules(
+            rules, RuleLayout(patterns: patterns.count, conditions: conditions.count, slots: list.actionSlots.count))
         sections[.alwaysChecked] = Self.u32s(always)
         sections[.universal] = Self.u32s(universal)
         sections[.topURLRules] = Self.u32s(topURLRules)
@@ -110,6 +117,29 @@ struct BinaryRuleListWriter {
         sections[.conditions] = conditionRecords.bytes
         sections[.conditionEntries] = conditionEntries.bytes
         return assemble()
+    }
+
+    /// RULE: each rule's fields at their bit positions, little-endian, `layout.size` bytes per rule.
+    private static func packRules(
+        _ rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)], _ layout: RuleLayout
+    ) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: rules.count * layout.size)
+        for (number, rule) in rules.enumerated() {
+            let fields = [
+                (rule.flags, 0), (rule.pattern, layout.positions.pattern), (rule.condition, layout.positions.condition),
+                (rule.slot, layout.positions.slot),
+            ]
+            for (value, position) in fields {
+                var value = UInt64(value) << UInt64(position % 8)
+                var index = number * layout.size + position / 8
+                while value != 0 {
+                    bytes[index] |= UInt8(truncatingIfNeeded: value)
+                    value >>= 8
+                    index += 1
+                }
+            }
+        }
+        return bytes
     }
 
     /// How the fast matcher reaches a rule (see ``Layout/Entry``).
@@ -166,6 +196,12 @@ struct BinaryRuleListWriter {
     /// Where pattern `id`'s required literal is in `patterns.bytes` (empty when it has none).
     private func requiredRange(_ id: Int) -> Range<Int> { textRange(id).upperBound..<patterns.range(id).upperBound }
 
+    /// Pattern `id`'s required literal as stored: a prefix of a literal every matching URL contains is one
+    /// too, so a longer one is cut to ``Layout/maximumRequiredLength``.
+    private func required(_ id: Int) -> ArraySlice<UInt8> {
+        patterns.bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+    }
+
     /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
     /// shared suffix template (``PatternTemplates``).
     private mutating func writePatterns() {
@@ -181,8 +217,10 @@ struct BinaryRuleListWriter {
             templates.u32(offset)
             templates.u32(length)
         }
-        var records = ByteWriter()
-        records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
+        // Each record's fields, then its stored text: PCRE2 texts that are not also their required literal
+        // (a host name usually is: those bytes are stored anyway) are coded with a symbol table (``SymbolTable``).
+        var fields: [(kind: UInt8, flags: UInt8, stored: ArraySlice<UInt8>, templates: UInt32)] = []
+        fields.reserveCapacity(patterns.count)
         var regexIndex = 0
         for id in 0..<patterns.count {
             let start = patterns.range(id).lowerBound
@@ -208,15 +246,30 @@ struct BinaryRuleListWriter {
                 stored = unescaped[...]
                 flags |= Layout.patternDotsUnescaped
             }
-            let (textOffset, textLength) = strings.add(stored)
+            fields.append((kind, flags, stored, prefixID << 8 | suffixID << 20))
+        }
+        let codable = fields.indices.filter {
+            fields[$0].kind == Layout.PatternKind.regex.rawValue && !fields[$0].stored.elementsEqual(required($0))
+        }
+        let symbols = SymbolTable(training: codable.map { Array(fields[$0].stored) })
+        for id in codable {
+            let coded = symbols.encode(Array(fields[id].stored))
+            guard coded.count < fields[id].stored.count else { continue }
+            fields[id].stored = coded[...]
+            fields[id].flags |= Layout.patternCoded
+        }
+        symbolTables.append(contentsOf: symbols.section)
+        var records = ByteWriter()
+        records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
+        for (id, field) in fields.enumerated() {
+            let (textOffset, textLength) = strings.add(field.stored)
             precondition(textLength <= Layout.maximumTextLength, "url-filter too long")
-            // A prefix of the required literal is contained wherever the literal is: a shorter one is still correct.
-            let required = bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+            let required = required(id)
             let (requiredOffset, requiredLength) = strings.add(required)
             records.u32(textOffset)
-            records.u32(textLength | UInt32(kind) << 24 | UInt32(flags) << 26)
+            records.u32(textLength | UInt32(field.kind) << 24 | UInt32(field.flags) << 26)
             records.u32(requiredOffset)
-            records.u32(requiredLength | prefixID << 8 | suffixID << 20)
+            records.u32(requiredLength | field.templates)
         }
         sections[.templates] = templates.bytes
         sections[.patterns] = records.bytes
@@ -279,10 +332,15 @@ struct BinaryRuleListWriter {
         let (id, isNew) = conditions.finish()
         if isNew {
             let key = conditions[id]
-            let first = UInt32(conditionEntries.bytes.count / 4)
+            let first = UInt32(conditionEntries.bytes.count / 3)
             precondition(first <= Layout.conditionFirstMask, "too many condition entries")
             conditionRecords.u32(first | UInt32(key[key.startIndex]) << 29)
-            conditionEntries.append(key.dropFirst(4))
+            // The key's u32 entries (ids below 2^24) as u24s.
+            for at in stride(from: key.startIndex + 4, to: key.endIndex, by: 4) {
+                conditionEntries.u8(key[at])
+                conditionEntries.u8(key[at + 1])
+                conditionEntries.u8(key[at + 2])
+            }
         }
         return UInt32(id)
     }
@@ -310,22 +368,22 @@ struct BinaryRuleListWriter {
         var records = ByteWriter()
         records.reserve(domains.count * Layout.Tag.domains.elementSize)
         var postings = ByteWriter()
-        postings.reserve(domainUses.count * 4)
+        postings.reserve(domainUses.count * 3)
         var indexedCount = 0
         let bytes = domains.bytes
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
-            for index in firsts[id]..<next[id] { postings.u32(grouped[index]) }
-            precondition(postings.bytes.count / 4 <= Layout.domainPostingsMask, "too many domain postings")
+            for index in firsts[id]..<next[id] { postings.u24(grouped[index]) }
+            precondition(postings.bytes.count / 3 <= Layout.domainPostingsMask, "too many domain postings")
             records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
-            records.u32(UInt32(postings.bytes.count / 4) | flags << 29)
+            records.u32(UInt32(postings.bytes.count / 3) | flags << 29)
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
         var capacity = 16
         while capacity * 4 < indexedCount * 5 { capacity *= 2 }
-        var slots = [UInt32](repeating: Layout.none, count: indexedCount == 0 ? 0 : capacity)
+        var slots = [UInt32](repeating: Layout.none24, count: indexedCount == 0 ? 0 : capacity)
         for id in 0..<domains.count {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
@@ -335,24 +393,36 @@ struct BinaryRuleListWriter {
                 bytes[(range.lowerBound + 4)..<range.upperBound].withUnsafeBufferPointer {
                     IndexHash.domain($0, lowercase: lowercase, flags: flags & 3)
                 } & (capacity - 1)
-            while slots[slot] != Layout.none { slot = (slot + 1) & (capacity - 1) }
+            while slots[slot] != Layout.none24 { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = UInt32(id)
         }
         sections[.domains] = records.bytes
         sections[.domainPostings] = postings.bytes
-        sections[.domainHash] = Self.u32s(slots)
+        var table = ByteWriter()
+        table.reserve(slots.count * 3)
+        for slot in slots { table.u24(slot) }
+        sections[.domainHash] = table.bytes
     }
 
     /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
-    /// and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// (its codes with the list's ``SymbolTable``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
+        var selectors = ByteKeyTable()
+        for case .cssDisplayNone(let selector) in actions {
+            selectors.append(selector)
+            _ = selectors.finish()
+        }
+        let texts = (0..<selectors.count).map { Array(selectors[$0]) }
+        let symbols = SymbolTable(training: texts)
         for action in actions {
             var offset: UInt32 = 0
             var length: UInt32 = 0
             switch action {
-            case .cssDisplayNone(let text), .notify(let text):
+            case .cssDisplayNone(let text):
+                (offset, length) = strings.add(symbols.encode(Array(text.utf8))[...])
+            case .notify(let text):
                 (offset, length) = strings.add(text)
             case .redirect, .modifyHeaders:
                 let start = payloads.bytes.count
@@ -367,6 +437,8 @@ struct BinaryRuleListWriter {
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes
+        symbolTables.insert(contentsOf: symbols.section, at: 0)
+        sections[.selectorSymbols] = symbolTables
     }
 
     private static func u32s(_ values: [UInt32]) -> [UInt8] {

@@ -15,18 +15,27 @@ public struct RuleRecord: Sendable {
     /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
     public var entry: UInt8
 
-    // RULE record (12 bytes): u24 pattern, u24 condition + 1 (0 = none), u24 action slot,
-    // u16 resource types | entry << 14, u8 load types | load contexts << 2 | method << 4.
-    @inlinable init(_ bytes: RawBytes, _ offset: Int) {
+    // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
+    // method << 4, then pattern, condition + 1 (0 = none) and action slot, bit-packed.
+    @inlinable init(_ bytes: RawBytes, _ offset: Int, _ layout: RuleLayout) {
         let low = bytes.u64(offset)
-        let high = bytes.u32(offset + 8)
-        pattern = Int(truncatingIfNeeded: low & 0xFF_FFFF)
-        let condition = Int(truncatingIfNeeded: (low >> 24) & 0xFF_FFFF)
+        let condition: Int
+        if layout.size == 9 {
+            // u16 pattern, condition + 1, slot: bits 24–39, 40–55, 56–71 (the slot's high byte is byte 8).
+            pattern = Int(truncatingIfNeeded: low >> 24 & 0xFFFF)
+            condition = Int(truncatingIfNeeded: low >> 40 & 0xFFFF)
+            actionSlot = UInt32(truncatingIfNeeded: bytes.u64(offset + 1) >> 48)
+        } else {
+            // u24 pattern, condition + 1, slot: bits 24–47, 48–71, 72–95.
+            let high = bytes.u32(offset + 8)
+            pattern = Int(truncatingIfNeeded: low >> 24 & 0xFF_FFFF)
+            condition = Int(truncatingIfNeeded: low >> 48) | Int(high & 0xFF) << 16
+            actionSlot = high >> 8
+        }
         self.condition = condition == 0 ? nil : condition - 1
-        actionSlot = UInt32(truncatingIfNeeded: low >> 48) | (high & 0xFF) << 16
-        resourceTypes = UInt16(truncatingIfNeeded: high >> 8) & 0x3FFF
-        entry = UInt8(truncatingIfNeeded: high >> 22) & 3
-        let packed = UInt8(truncatingIfNeeded: high >> 24)
+        resourceTypes = UInt16(truncatingIfNeeded: low) & 0x3FFF
+        entry = UInt8(truncatingIfNeeded: low >> 14) & 3
+        let packed = UInt8(truncatingIfNeeded: low >> 16)
         loadTypes = packed & 3
         loadContexts = (packed >> 2) & 3
         method = packed >> 4
@@ -50,25 +59,27 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text, or the PCRE2 text between ``prefix`` and ``suffix`` (with each `\\.` spelled `.`
+    /// Literal text, or the PCRE2 text between its prefix and suffix templates (coded when ``coded``; with each `\\.` spelled `.`
     /// when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)`` gives the PCRE2 text).
     public var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
     public var dotsUnescaped: Bool
-    /// Shared PCRE2 text before and after ``text`` (empty when none; always empty for literals).
-    public var prefix: UnsafeBufferPointer<UInt8>
-    public var suffix: UnsafeBufferPointer<UInt8>
+    /// ``text`` is coded with the PCRE2 ``SymbolTable`` (regex patterns only; read by
+    /// ``MappedRuleList/regexSource(_:)``).
+    @usableFromInline var coded: Bool
+    /// The PATS word holding the prefix and suffix template ids (read by ``MappedRuleList/regexSource(_:)``
+    /// only: the matcher's prefilter path never needs the templates).
+    @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
     public var required: UnsafeBufferPointer<UInt8>
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
-        dotsUnescaped: Bool, text: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>,
-        suffix: UnsafeBufferPointer<UInt8>,
+        dotsUnescaped: Bool, coded: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
         required: UnsafeBufferPointer<UInt8>
     ) {
-        self.prefix = prefix
-        self.suffix = suffix
+        self.coded = coded
+        self.templates = templates
         self.kind = kind
         self.caseSensitive = caseSensitive
         self.anchoredAtStart = anchoredAtStart
@@ -109,7 +120,9 @@ public struct DomainRecord {
 }
 
 extension MappedRuleList {
-    @inlinable public func rule(_ number: Int) -> RuleRecord { RuleRecord(bytes, sections.rules.offset + number * 12) }
+    @inlinable public func rule(_ number: Int) -> RuleRecord {
+        RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
+    }
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
@@ -122,9 +135,9 @@ extension MappedRuleList {
         return PatternRecord(
             kind: StoredPatternKind(rawValue: UInt8(truncatingIfNeeded: packed >> 24) & 3) ?? .regex,
             caseSensitive: flags & 1 != 0, anchoredAtStart: flags & 2 != 0, anchoredAtEnd: flags & 4 != 0,
-            dotsUnescaped: flags & 8 != 0,
+            dotsUnescaped: flags & 8 != 0, coded: flags & 16 != 0,
             text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
-            prefix: template(required >> 8 & 0xFFF), suffix: template(required >> 20),
+            templates: required,
             required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
     }
 
@@ -136,17 +149,26 @@ extension MappedRuleList {
     /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
     public func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
-        var source = Array(pattern.prefix)
-        source.reserveCapacity(pattern.prefix.count + pattern.text.count * 2 + pattern.suffix.count)
+        let prefix = template(pattern.templates >> 8 & 0xFFF)
+        let suffix = template(pattern.templates >> 20)
+        // A coded text: with the second table of SYMB (``SymbolTable``).
+        let text =
+            pattern.coded
+            ? bytes.symbolDecodedBytes(
+                sections.strings.offset + Int(bytes.u32(sections.patterns.offset + id * 16)), pattern.text.count,
+                table: sections.selectorSymbols.offset + SymbolTable.byteCount)
+            : Array(pattern.text)
+        var source = Array(prefix)
+        source.reserveCapacity(prefix.count + text.count * 2 + suffix.count)
         if pattern.dotsUnescaped {
-            for byte in pattern.text {
+            for byte in text {
                 if byte == UInt8(ascii: ".") { source.append(UInt8(ascii: "\\")) }
                 source.append(byte)
             }
         } else {
-            source += pattern.text
+            source += text
         }
-        source += pattern.suffix
+        source += suffix
         return String(decoding: source, as: UTF8.self)
     }
 
@@ -172,7 +194,7 @@ extension MappedRuleList {
     }
 
     @inlinable public func conditionEntry(_ index: Int) -> Int {
-        Int(bytes.u32(sections.conditionEntries.offset + index * 4))
+        Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
     // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
@@ -190,15 +212,15 @@ extension MappedRuleList {
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {
-        Int32(bitPattern: bytes.u32(sections.domainPostings.offset + index * 4))
+        Int32(bitPattern: bytes.u24(sections.domainPostings.offset + index * 3))
     }
 
     /// Number of slots of the domain hash table (a power of two, or 0).
     @inlinable public var domainHashCapacity: Int { sections.domainHash.count }
     /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
     @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
-        let value = bytes.u32(sections.domainHash.offset + slot * 4)
-        return value == 0xFFFF_FFFF ? nil : Int(value)
+        let value = bytes.u24(sections.domainHash.offset + slot * 3)
+        return value == 0xFF_FFFF ? nil : Int(value)
     }
 
     /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
@@ -286,10 +308,19 @@ extension MappedRuleList {
         case .ignorePreviousRules: return .ignorePreviousRules
         case .ignoreFollowingRules: return .ignoreFollowingRules
         case .makeHTTPS: return .makeHTTPS
-        case .cssDisplayNone: return .cssDisplayNone(selector: String(decoding: text, as: UTF8.self))
+        case .cssDisplayNone:
+            return .cssDisplayNone(
+                selector: selector(
+                    at: sections.strings.offset + Int(bytes.u32(offset + 4)), codes: Int(bytes.u32(offset) >> 8)))
         case .notify: return .notify(notification: String(decoding: text, as: UTF8.self))
         case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
         }
+    }
+
+    /// A css-display-none selector from its codes (``SymbolTable``): a symbol's bytes per code below
+    /// the symbol count, else (an escape) the next byte; an escape at the end adds nothing.
+    func selector(at offset: Int, codes: Int) -> String {
+        bytes.symbolDecoded(offset, codes, table: sections.selectorSymbols.offset)
     }
 
     /// The index of `rule` in the source JSON array.

@@ -64,18 +64,29 @@ struct Validator {
         return largest
     }
 
-    /// Every u32 of `section` is below `limit`.
+    /// The largest u24 of `section` (0 when empty): one branch-free pass.
+    private func largestU24(_ section: SectionOffsets.Section) -> UInt32 {
+        guard section.count > 0 else { return 0 }
+        var largest = bytes.u24(section.offset &+ (section.count - 1) &* 3)
+        // Every u24 but the last as a masked u32 load (one load; the byte after it is in the section).
+        for index in 0..<(section.count - 1) {
+            largest = max(largest, bytes.u32(section.offset &+ index &* 3) & 0xFF_FFFF)
+        }
+        return largest
+    }
+
+    /// Every u24 of `section` is below `limit`.
     private func checkList(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
         let limit = UInt64(limit)
-        guard section.count > 0, UInt64(largestWord(section)) >= limit else { return }
+        guard section.count > 0, UInt64(largestU24(section)) >= limit else { return }
         var offset = section.offset
-        let end = offset + section.count * 4
+        let end = offset + section.count * 3
         while offset < end {
-            let value = bytes.u32(offset)
+            let value = bytes.u24(offset)
             guard UInt64(value) < limit else { throw fail(offset, "\(what) \(value)") }
-            offset &+= 4
+            offset &+= 3
         }
     }
 
@@ -99,7 +110,7 @@ struct Validator {
     /// the first in this order is the one reported.
     enum Phase: Int, CaseIterable, Comparable {
         case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
-        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions
+        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions, selectorSymbols
 
         static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
     }
@@ -149,6 +160,7 @@ struct Validator {
         case .literalIndex:
             return max(end(sections.literalHash, .literalHash), end(sections.literalPostings, .literalPostings))
         case .actions: return max(end(sections.actions, .actions), end(sections.actionPayloads, .actionPayloads))
+        case .selectorSymbols: return end(sections.selectorSymbols, .selectorSymbols)
         }
     }
 
@@ -156,7 +168,9 @@ struct Validator {
         switch phase {
         case .counts:
             let meta = sections.meta
-            guard sections.rules.count == ruleCount, sections.actions.count == slotCount,
+            let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
+            guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
+                sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
                 sections.patterns.count == patternCount, sections.domains.count == domainCount,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
@@ -187,6 +201,19 @@ struct Validator {
         case .universal: try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
         case .literalIndex: gramFilter = try checkLiteralIndex()
         case .actions: activeActions = try checkActions()
+        case .selectorSymbols:
+            // Two tables of 255 u8 lengths (1...8), then 8 bytes per symbol; coded texts need no check (255 is
+            // an escape, and decoding stops at the text's end).
+            let table = sections.selectorSymbols
+            guard table.count == 2 * SymbolTable.byteCount else { throw fail(table.offset, "symbol table size") }
+            for lengths in [table.offset, table.offset + SymbolTable.byteCount] {
+                for offset in lengths..<(lengths + SymbolTable.maximumCount) {
+                    let length = bytes.u8(offset)
+                    guard length >= 1, Int(length) <= SymbolTable.maximumLength else {
+                        throw fail(offset, "symbol length \(length)")
+                    }
+                }
+            }
         }
     }
 
@@ -197,22 +224,42 @@ struct Validator {
         let conditions = UInt64(conditionCount)
         let slots = UInt64(slotCount)
         let methods = UInt64(RequestMethod.allCases.count)
-        /// (pattern, condition + 1, slot, method) of the record at `offset`: two loads.
-        @inline(__always) func fields(_ offset: Int) -> (UInt64, UInt64, UInt64, UInt64) {
-            let low = bytes.u64(offset)
-            let high = UInt64(bytes.u32(offset &+ 8))
-            return (low & 0xFF_FFFF, low >> 24 & 0xFF_FFFF, low >> 48 | (high & 0xFF) << 16, high >> 28)
-        }
-        // First pass: the largest value of each field (branch-free reductions the compiler vectorizes);
-        // only when one is out of range does the checking loop below look for the record.
-        var largest: (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64) = (0, 0, 0, 0)
-        for rule in 0..<ruleCount {
-            let (pattern, condition, slot, method) = fields(sections.rules.offset &+ rule &* Layout.ruleSize)
-            largest = (
-                max(largest.pattern, pattern), max(largest.condition, condition), max(largest.slot, slot),
-                max(largest.method, method)
+        let layout = sections.ruleLayout
+        typealias Fields = (pattern: UInt64, condition: UInt64, slot: UInt64, method: UInt64)
+        /// (pattern, condition + 1, slot, method) of the record at `offset` (``RuleRecord``): two loads.
+        @inline(__always) func fields(_ offset: Int) -> Fields {
+            let record = RuleRecord(bytes, offset, layout)
+            return (
+                UInt64(record.pattern), UInt64(record.condition.map { $0 + 1 } ?? 0), UInt64(record.actionSlot),
+                UInt64(record.method)
             )
         }
+        /// The largest value of each field, read as ``RuleRecord`` does with `size`-byte records (a
+        /// constant: one loop per layout, with constant shifts and branch-free reductions).
+        @inline(__always) func largestFields(_ size: Int) -> Fields {
+            var largest: Fields = (0, 0, 0, 0)
+            var offset = sections.rules.offset
+            for _ in 0..<ruleCount {
+                let low = bytes.u64(offset)
+                var fields: Fields
+                if size == 9 {
+                    let slot = bytes.u64(offset &+ 1) >> 48
+                    fields = (low >> 24 & 0xFFFF, low >> 40 & 0xFFFF, slot, low >> 20 & 0xF)
+                } else {
+                    let high = UInt64(bytes.u32(offset &+ 8))
+                    fields = (low >> 24 & 0xFF_FFFF, low >> 48 | (high & 0xFF) << 16, high >> 8, low >> 20 & 0xF)
+                }
+                largest = (
+                    max(largest.pattern, fields.pattern), max(largest.condition, fields.condition),
+                    max(largest.slot, fields.slot), max(largest.method, fields.method)
+                )
+                offset &+= size
+            }
+            return largest
+        }
+        // First pass: the largest value of each field; only when one is out of range does the checking
+        // loop below look for the record.
+        let largest = layout.size == 9 ? largestFields(9) : largestFields(12)
         if ruleCount == 0
             || (largest.pattern < patterns && largest.condition <= conditions && largest.slot < slots
                 && largest.method <= methods)
@@ -220,7 +267,7 @@ struct Validator {
             return
         }
         for rule in 0..<ruleCount {
-            let offset = sections.rules.offset &+ rule &* Layout.ruleSize
+            let offset = sections.rules.offset &+ rule &* layout.size
             let (pattern, condition, slot, method) = fields(offset)
             guard pattern < patterns, condition <= conditions, slot < slots, method <= methods else {
                 throw fail(offset, "rule \(rule) has an out-of-range field")
@@ -238,7 +285,8 @@ struct Validator {
             let packed = bytes.u32(offset &+ 4)
             let required = bytes.u32(offset &+ 12)
             guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd,
-                packed >> 24 & 3 <= kinds, packed >> 30 == 0,
+                // Bits 30–31: 0, or 1 (coded) for a PCRE2 pattern (kind 2, the only one with kind >> 1 = 1).
+                packed >> 24 & 3 <= kinds, packed >> 30 <= packed >> 25 & 1,
                 UInt64(bytes.u32(offset &+ 8)) + UInt64(required & 0xFF) <= stringsEnd,
                 (required >> 8 &+ 1) & 0xFFF <= templates, (required >> 20 &+ 1) & 0xFFF <= templates
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }
@@ -265,13 +313,13 @@ struct Validator {
         }
         // When every entry is below both counts (as in every file the writer makes), nothing more to check;
         // otherwise each entry is checked against its condition's kind.
-        if UInt64(largestWord(sections.conditionEntries)) < UInt64(min(domainCount, patternCount)) { return }
+        if UInt64(largestU24(sections.conditionEntries)) < UInt64(min(domainCount, patternCount)) { return }
         for condition in 0..<conditionCount {
             let record = MappedRuleList.conditionRecord(bytes, sections, condition)
             let limit = UInt32(truncatingIfNeeded: record.kind.isDomain ? domainCount : patternCount)
             for index in record.entries {
-                let entry = sections.conditionEntries.offset &+ index &* 4
-                guard bytes.u32(entry) < limit else { throw fail(entry, "condition entry out of range") }
+                let entry = sections.conditionEntries.offset &+ index &* 3
+                guard bytes.u24(entry) < limit else { throw fail(entry, "condition entry out of range") }
             }
         }
     }
@@ -293,7 +341,7 @@ struct Validator {
         }
     }
 
-    /// A hash table of u32 values: its size is a power of two with at least one empty slot (so
+    /// A hash table of u24 values: its size is a power of two with at least one empty slot (so
     /// probing ends), and its values are in range.
     private func checkHashTable(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
@@ -301,22 +349,27 @@ struct Validator {
         guard section.count & (section.count - 1) == 0 else {
             throw fail(section.offset, "\(what): table size is not a power of two")
         }
-        // value + 1 wraps an empty slot (0xFFFFFFFF) to 0: every slot is empty or in range when the
+        // value + 1 wraps an empty slot (0xFFFFFF) to 0: every slot is empty or in range when the
         // largest value + 1 is at most `limit`, and some slot is empty when the smallest is 0. Branch-free,
         // as slots are empty or not at random.
         let limit = UInt64(limit)
         var largest: UInt32 = 0
         var smallest = UInt32.max
-        for index in 0..<section.count {
-            let value = bytes.u32(section.offset &+ index &* 4) &+ 1
+        // As in `largestWord`: every slot but the last as a masked u32 load.
+        if section.count > 0 {
+            let last = (bytes.u24(section.offset &+ (section.count - 1) &* 3) &+ 1) & Layout.none24
+            (largest, smallest) = (last, last)
+        }
+        for index in 0..<max(0, section.count - 1) {
+            let value = (bytes.u32(section.offset &+ index &* 3) &+ 1) & Layout.none24
             largest = max(largest, value)
             smallest = min(smallest, value)
         }
         if UInt64(largest) > limit {
             for index in 0..<section.count {
-                let offset = section.offset &+ index &* 4
-                let value = bytes.u32(offset)
-                if value != Layout.none, UInt64(value) >= limit { throw fail(offset, "\(what) \(value)") }
+                let offset = section.offset &+ index &* 3
+                let value = bytes.u24(offset)
+                if value != Layout.none24, UInt64(value) >= limit { throw fail(offset, "\(what) \(value)") }
             }
         }
         guard section.count == 0 || smallest == 0 else {

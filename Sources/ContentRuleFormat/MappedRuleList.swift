@@ -123,6 +123,9 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var actions = Section(offset: 0, count: 0)
     @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
     @usableFromInline var templates = Section(offset: 0, count: 0)
+    @usableFromInline var selectorSymbols = Section(offset: 0, count: 0)
+    /// From the META counts (each is checked against ``Layout/maximumCount`` before a rule is read).
+    @usableFromInline var ruleLayout = RuleLayout(patterns: 0, conditions: 0, slots: 0)
 
     /// Checks the signature, the version, the header and file sizes and that the section table fits.
     static func checkHeader(_ bytes: RawBytes) throws(BinaryRuleListError) {
@@ -171,6 +174,8 @@ public final class MappedRuleList: Sendable {
         func section(_ tag: Layout.Tag) -> Section { seen[tag]! }
         guard section(.meta).count == 1 else { throw .malformed(offset: section(.meta).offset, reason: "META size") }
         meta = section(.meta).offset
+        ruleLayout = RuleLayout(
+            patterns: Int(bytes.u32(meta + 12)), conditions: Int(bytes.u32(meta + 28)), slots: Int(bytes.u32(meta + 8)))
         strings = section(.strings)
         rules = section(.rules)
         removedSources = section(.removedSources)
@@ -189,6 +194,7 @@ public final class MappedRuleList: Sendable {
         actions = section(.actions)
         actionPayloads = section(.actionPayloads)
         templates = section(.templates)
+        selectorSymbols = section(.selectorSymbols)
     }
 }
 

@@ -76,6 +76,10 @@ final class RawStorage: @unchecked Sendable {
     @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
         UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
+    /// A 3-byte little-endian value (two loads: the byte after it may be past the end of the file).
+    @inlinable @inline(__always) func u24(_ offset: Int) -> UInt32 {
+        UInt32(u16(offset)) | UInt32(u8(offset + 2)) << 16
+    }
     @inlinable @inline(__always) func u64(_ offset: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
@@ -85,6 +89,45 @@ final class RawStorage: @unchecked Sendable {
     }
     /// Bytes `offset..<offset+count` as a String; invalid UTF-8 is repaired (U+FFFD), never trapped on.
     func string(_ offset: Int, _ count: Int) -> String { String(decoding: buffer(offset, count), as: UTF8.self) }
+    /// The text coded in `codes` bytes at `offset` with the ``SymbolTable`` at `table` (255 `u8`
+    /// lengths, then 8 bytes per symbol): a symbol per code below 255, else the next byte (an escape at
+    /// the end adds nothing). Invalid UTF-8 is repaired (U+FFFD), never trapped on.
+    func symbolDecoded(_ offset: Int, _ codes: Int, table: Int) -> String {
+        String(unsafeUninitializedCapacity: codes * 8 + 8) { decodeSymbols(offset, codes, table: table, into: $0) }
+    }
+
+    /// ``symbolDecoded(_:_:table:)`` as bytes.
+    func symbolDecodedBytes(_ offset: Int, _ codes: Int, table: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: codes * 8 + 8) {
+            $1 = decodeSymbols(offset, codes, table: table, into: $0)
+        }
+    }
+
+    /// Writes the decoded text to `output` (room for 8 bytes per code + 8: each symbol is one 8-byte
+    /// store) and returns its length.
+    private func decodeSymbols(_ offset: Int, _ codes: Int, table: Int, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
+        guard let target = UnsafeMutableRawPointer(output.baseAddress) else { return 0 }
+        let symbols = SymbolTable.maximumCount
+        var written = 0
+        var index = offset
+        let end = offset + codes
+        while index < end {
+            let code = Int(u8(index))
+            index += 1
+            if code < symbols {
+                target.storeBytes(of: u64(table + symbols + code * 8), toByteOffset: written, as: UInt64.self)
+                written += Int(u8(table + code))
+            } else if index < end {
+                target.storeBytes(of: u8(index), toByteOffset: written, as: UInt8.self)
+                written += 1
+                index += 1
+            }
+        }
+        return written
+    }
+
     /// A copy of bytes `offset..<offset+count`.
     func array(_ offset: Int, _ count: Int) -> [UInt8] { Array(buffer(offset, count)) }
 }

@@ -1,12 +1,14 @@
 import ContentRuleCompiler
-import ContentRuleFormat
 import ContentRuleModel
 import Testing
 
-/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 12-byte
-/// domain entries, 8-byte actions, single literal postings held in the index slot) and spells the
-/// `\.` of host names as `.`: everything read back from a written file must equal what the compiler
-/// produced.
+@testable import ContentRuleFormat
+
+/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 8-byte
+/// domain entries, 8-byte actions, 3-byte condition entries, domain postings and domain hash slots,
+/// single literal postings held in the index slot), spells the `\.` of host names as `.` and codes
+/// selectors and PCRE2 texts with symbol tables: everything read back from a written file must equal
+/// what the compiler produced.
 @Suite struct BinaryFormatRoundTripTests {
     /// Host rules (enough for a shared prefix and suffix template), url-filters with a bare `.` or
     /// other escapes (stored as they are), literals, conditions of every kind, flags and actions.
@@ -19,6 +21,13 @@ import Testing
             rules.append(
                 #"{"trigger":{"url-filter":"^[htpsw]+:\\/\\/([a-z0-9-]+\\.)?host\#(index)\\.example([\\/:&\\?].*)?$""#
                     + types + load + domains + #"},"action":{"type":"block"}}"#)
+        }
+        // PCRE2 texts that are not their own required literal (coded with the PCRE2 symbol table) and
+        // selectors with a shared vocabulary and non-ASCII bytes (the selector table escapes those).
+        for index in 0..<16 {
+            rules.append(
+                ##"{"trigger":{"url-filter":"/banner[0-9]+/sponsor\##(index)x?\\.[gp][in][fg]$"},"action":{"type":"css-display-none","selector":"#sponsor-\##(index) > .bannière-pub, div[class^=\"sponsor\"]"}}"##
+            )
         }
         rules += [
             #"{"trigger":{"url-filter":"^https?://cdn\\.x.y\\.test/"},"action":{"type":"block"}}"#,
@@ -69,6 +78,13 @@ import Testing
                 #expect(domain.postings.contains { mapped.domainPosting($0) == Int32(number) })
             }
         }
+        // The selectors and the `/banner…` PCRE2 texts are coded (the actions and texts read back above).
+        let coded = (0..<mapped.patternCount).filter { mapped.pattern($0).coded }
+        #expect(coded.count >= 16)
+        #expect(
+            list.actionSlots.contains {
+                if case .cssDisplayNone(let selector) = $0 { selector.contains("è") } else { false }
+            })
         // The host rules are stored with their dots unescaped; `cdn\.x.y\.test` and `a\.b\\c\.d` are not.
         #expect(unescaped >= 24)
         for source in [#"^https?://cdn\.x.y\.test/"#, #"a\.b\\c\.d"#] {
@@ -109,6 +125,31 @@ import Testing
             var candidates: [Int32] = []
             url.withUnsafeBufferPointer { mapped.collectLiteralCandidates($0, into: &candidates) }
             #expect(candidates.contains(Int32(number)), "rule \(number)")
+        }
+    }
+
+    /// More than 65,536 patterns: 12-byte RULE records (`u24` fields) instead of 9-byte ones; every
+    /// rule reads back with its pattern, condition and slot.
+    @Test func wideRuleRecordsReadBack() throws {
+        let count = 66_000
+        let json =
+            "["
+            + (0..<count).map {
+                let condition = $0 % 3 == 0 ? #","if-domain":["d\#($0 % 70_000).test"]"# : ""
+                let action = $0 % 2 == 0 ? "block" : "block-cookies"
+                return #"{"trigger":{"url-filter":"p\#($0)-x"\#(condition)},"action":{"type":"\#(action)"}}"#
+            }
+            .joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        #expect(mapped.sections.ruleLayout.size == 12)
+        #expect(mapped.patternCount > 0x1_0000)
+        for (number, compiled) in list.rules.enumerated() {
+            let record = mapped.rule(number)
+            #expect(record.actionSlot == compiled.actionSlot)
+            #expect((record.condition == nil) == (compiled.condition == nil))
+            let pattern = mapped.pattern(record.pattern)
+            #expect(Array(pattern.text) == Array((compiled.urlFilter.literal?.text ?? "").utf8))
         }
     }
 }

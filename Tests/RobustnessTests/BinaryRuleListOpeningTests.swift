@@ -1,3 +1,4 @@
+import ContentRuleCompiler
 import ContentRuleFormat
 import Testing
 
@@ -9,15 +10,15 @@ import Testing
     /// tag, reserved, offset, length).
     static func section(_ tag: String, in bytes: [UInt8]) -> Int {
         let wanted = Array(tag.utf8)
-        for entry in stride(from: 64, to: 64 + 19 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
+        for entry in stride(from: 64, to: 64 + 20 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
             return (0..<4).reduce(0) { $0 | Int(bytes[entry + 8 + $1]) << (8 * $1) }
         }
         Issue.record("no section \(tag)")
         return 0
     }
 
-    static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+    static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32, width: Int = 4) {
+        for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
     }
 
     @Test func checksumMismatchComesBeforeATableError() {
@@ -37,10 +38,10 @@ import Testing
         let hashTable = Self.section("DHSH", in: BinaryRuleListRobustnessTests.sample)
         #expect(hashTable < postings)
         var onlyHashTable = BinaryRuleListRobustnessTests.sample
-        Self.setU32(&onlyHashTable, hashTable, 0x7FFF_FFFF)  // slot 0: neither empty nor a domain id
+        Self.setU32(&onlyHashTable, hashTable, 0x7F_FFFF, width: 3)  // u24 slot 0: neither empty nor a domain id
         BinaryRuleListRobustnessTests.fixChecksum(&onlyHashTable)
         var both = onlyHashTable
-        Self.setU32(&both, postings, 0x7FFF_FFFF)  // posting 0: not a rule
+        Self.setU32(&both, postings, 0x7F_FFFF, width: 3)  // u24 posting 0: not a rule
         BinaryRuleListRobustnessTests.fixChecksum(&both)
         for (bytes, offset) in [(onlyHashTable, hashTable), (both, postings)] {
             do {
@@ -53,6 +54,28 @@ import Testing
                 }
                 #expect(found == offset)
             }
+        }
+    }
+
+    /// A rule number in an LPST list (a gram with several rules) that is not a rule is refused, as are
+    /// u24 condition entries (CENT) past the domain count.
+    @Test func damagedPostingListsAndConditionEntriesAreRefused() throws {
+        let json =
+            "["
+            + (0..<8).map {
+                #"{"trigger":{"url-filter":"shared-x","if-domain":["d\#($0).test"]},"action":{"type":"block"}}"#
+            }
+            .joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let sample = BinaryRuleList.encode(list)
+        _ = try MappedRuleList(bytes: sample)
+        #expect(Self.section("LPST", in: sample) < Self.section("ALWS", in: sample))  // LPST holds a list
+        for (tag, offset, width) in [("LPST", 4, 4), ("CENT", 0, 3)] {
+            var bytes = sample
+            let at = Self.section(tag, in: bytes) + offset
+            Self.setU32(&bytes, at, 0x7F_FFFF, width: width)
+            BinaryRuleListRobustnessTests.fixChecksum(&bytes)
+            #expect(throws: BinaryRuleListError.self, "\(tag)") { try MappedRuleList(bytes: bytes) }
         }
     }
 }
