@@ -93,7 +93,9 @@ enum CompileCommand {
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.
 
-        EXIT STATUS: 0 compiled, 1 invalid rule list, 2 usage or I/O error.
+        EXIT STATUS: 0 compiled, 1 invalid rule list (or one too large for the binary format: more than
+        2^24 − 1 patterns, conditions or domain entries, a url-filter or action over 16 MiB), 2 usage
+        or I/O error.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -128,7 +130,13 @@ enum CompileCommand {
             Console.err("\(path): invalid, nothing written (\(errorCount) error(s))")
             return 1
         }
-        let encoded = BinaryRuleList.encode(list)
+        let encoded: [UInt8]
+        do {
+            encoded = try BinaryRuleList.encode(list)
+        } catch {
+            Console.err("\(path): \(error), nothing written")
+            return 1
+        }
         phase("encode")
         do {
             try AtomicFile.write(encoded, to: output)

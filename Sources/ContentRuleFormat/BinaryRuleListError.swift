@@ -14,6 +14,8 @@ public enum BinaryRuleListError: Error, Sendable, Hashable, CustomStringConverti
     case malformed(offset: Int, reason: String)
     /// The file system refused (open, write, rename, …).
     case io(path: String, operation: String, message: String)
+    /// The rule list exceeds a limit of the format (a field's width); nothing was written.
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum BinaryRuleListError: Error, Sendable, Hashable, CustomStringConverti
             return "binary rule list is damaged: \(found) bytes where the header says \(expected)"
         case .malformed(let offset, let reason): return "binary rule list is damaged at byte \(offset): \(reason)"
         case .io(let path, let operation, let message): return "\(path): \(operation) failed: \(message)"
+        case .tooLarge(let limit):
+            return "the rule list is too large for binary rule list version 3: \(limit)"
         }
     }
 

@@ -25,9 +25,23 @@ struct BinaryRuleListWriter {
 
     private static let patternHeaderSize = 6
 
-    static func encode(_ list: CompiledRuleList) -> [UInt8] {
+    /// The first limit of the format the list exceeds (see `require`), nil while none.
+    private var exceeded: String?
+
+    /// - Throws: `BinaryRuleListError.tooLarge` when the list exceeds a limit of the format (a field's
+    ///   width: 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings,
+    ///   16 MiB for one url-filter text or action); nothing is returned then.
+    static func encode(_ list: CompiledRuleList) throws(BinaryRuleListError) -> [UInt8] {
         var writer = BinaryRuleListWriter()
-        return writer.build(list)
+        let bytes = writer.build(list)
+        if let limit = writer.exceeded { throw .tooLarge(limit) }
+        return bytes
+    }
+
+    /// Records the first limit the list exceeds instead of trapping: the writer goes on (the fields
+    /// that do not fit are cut to their width, which traps nowhere) and `encode` throws at the end.
+    private mutating func require(_ condition: Bool, _ limit: @autoclosure () -> String) {
+        if !condition && exceeded == nil { exceeded = limit() }
     }
 
     private mutating func build(_ list: CompiledRuleList) -> [UInt8] {
@@ -81,7 +95,7 @@ struct BinaryRuleListWriter {
                     UInt32(rule.resourceTypes.rawValue & 0x3FFF | UInt16(entry.rawValue) << 14) | UInt32(packed) << 16
                 ))
         }
-        precondition(
+        require(
             patterns.count <= Layout.maximumCount && conditions.count <= Layout.maximumCount
                 && domains.count <= Layout.maximumCount && list.actionSlots.count <= Layout.maximumCount
                 && list.rules.count <= Layout.maximumCount,
@@ -263,7 +277,9 @@ struct BinaryRuleListWriter {
         records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
         for (id, field) in fields.enumerated() {
             let (textOffset, textLength) = strings.add(field.stored)
-            precondition(textLength <= Layout.maximumTextLength, "url-filter too long")
+            require(
+                textLength <= Layout.maximumTextLength,
+                "a url-filter of \(textLength) bytes (at most \(Layout.maximumTextLength))")
             let required = required(id)
             let (requiredOffset, requiredLength) = strings.add(required)
             records.u32(textOffset)
@@ -333,7 +349,7 @@ struct BinaryRuleListWriter {
         if isNew {
             let key = conditions[id]
             let first = UInt32(conditionEntries.bytes.count / 3)
-            precondition(first <= Layout.conditionFirstMask, "too many condition entries")
+            require(first <= Layout.conditionFirstMask, "more than \(Layout.conditionFirstMask) condition entries")
             conditionRecords.u32(first | UInt32(key[key.startIndex]) << 29)
             // The key's u32 entries (ids below 2^24) as u24s.
             for at in stride(from: key.startIndex + 4, to: key.endIndex, by: 4) {
@@ -375,7 +391,9 @@ struct BinaryRuleListWriter {
             let range = domains.range(id)
             let flags = UInt32(bytes[range.lowerBound])
             for index in firsts[id]..<next[id] { postings.u24(grouped[index]) }
-            precondition(postings.bytes.count / 3 <= Layout.domainPostingsMask, "too many domain postings")
+            require(
+                postings.bytes.count / 3 <= Layout.domainPostingsMask,
+                "more than \(Layout.domainPostingsMask) domain postings")
             records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
             records.u32(UInt32(postings.bytes.count / 3) | flags << 29)
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
@@ -431,7 +449,9 @@ struct BinaryRuleListWriter {
             default:
                 break
             }
-            precondition(length <= Layout.maximumActionLength, "action too long")
+            require(
+                length <= Layout.maximumActionLength,
+                "an action of \(length) bytes (at most \(Layout.maximumActionLength))")
             records.u32(UInt32(Layout.actionTypeCode(action.type)) | length << 8)
             records.u32(offset)
         }

@@ -204,7 +204,13 @@ public enum BinaryRuleList {
     public static let version: UInt32 = 3
 
     /// Encodes a compiled rule list with its indexes. O(size of the list).
-    public static func encode(_ list: CompiledRuleList) -> [UInt8] { BinaryRuleListWriter.encode(list) }
+    /// - Throws: ``BinaryRuleListError/tooLarge(_:)`` when the list exceeds a limit of the format (more
+    ///   than 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings of a
+    ///   domain; a url-filter text or an action over 16 MiB). WebKit has no such limits; the parser's
+    ///   150,000 rules keep real lists far below them.
+    public static func encode(_ list: CompiledRuleList) throws(BinaryRuleListError) -> [UInt8] {
+        try BinaryRuleListWriter.encode(list)
+    }
 
     /// The checksum the header stores: XXH64 with seed 0 of every byte after the 64-byte header.
     public static func checksum(_ bytes: [UInt8]) -> UInt64 { Checksum.xxh64(bytes) }

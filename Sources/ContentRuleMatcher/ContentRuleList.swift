@@ -44,7 +44,9 @@ public final class ContentRuleList: Sendable {
     }
 
     /// Encodes `compiled` as a binary rule list in memory and reads it (the same path as a file).
-    /// - Throws: ``ContentRuleListLoadError`` (only if the encoding could not be read back: a bug).
+    /// - Throws: ``ContentRuleListLoadError/binary(_:)`` with ``BinaryRuleListError/tooLarge(_:)`` when
+    ///   the list exceeds a limit of the binary format (``BinaryRuleList/encode(_:)``); any other error
+    ///   would mean the encoding could not be read back (a bug).
     public convenience init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil)
         throws(ContentRuleListLoadError)
     {

@@ -67,7 +67,7 @@ import Testing
             }
             .joined(separator: ",") + "]"
         let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
-        let sample = BinaryRuleList.encode(list)
+        let sample = try BinaryRuleList.encode(list)
         _ = try MappedRuleList(bytes: sample)
         #expect(Self.section("LPST", in: sample) < Self.section("ALWS", in: sample))  // LPST holds a list
         for (tag, offset, width) in [("LPST", 4, 4), ("CENT", 0, 3)] {

@@ -52,7 +52,7 @@ struct PhaseRunner {
 
         let path = workDir + "/\(workload).cbin"
         let (writeTime, bytes) = try timeRuns(runs) { () throws -> Int in
-            let encoded = BinaryRuleList.encode(list)
+            let encoded = try BinaryRuleList.encode(list)
             try AtomicFile.write(encoded, to: path)
             return encoded.count
         }
@@ -65,7 +65,7 @@ struct PhaseRunner {
         // compile` does after reading its input: compile, encode, atomic write with fsync).
         let (toFileTime, _) = try timeRuns(runs) { () throws -> Int in
             guard let list = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
-            let encoded = BinaryRuleList.encode(list)
+            let encoded = try BinaryRuleList.encode(list)
             try AtomicFile.write(encoded, to: path)
             return encoded.count
         }

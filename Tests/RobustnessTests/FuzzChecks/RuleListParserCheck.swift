@@ -16,7 +16,8 @@ public func checkRuleListParser(_ data: [UInt8]) -> String? {
         return compiled.errors.isEmpty ? "compile failed without an error" : nil
     }
     if !compiled.errors.isEmpty { return "a list and errors at once" }
-    let encoded = BinaryRuleList.encode(list)
+    // A list too large for the format is a clear error (`BinaryRuleListError.tooLarge`), not a defect.
+    guard let encoded = try? BinaryRuleList.encode(list) else { return nil }
     do {
         let rules = try MappedRuleList(bytes: encoded)
         guard rules.ruleCount == list.rules.count, rules.actionSlotCount == list.actionSlots.count,
