@@ -202,6 +202,8 @@ public final class MappedRuleList: Sendable {
 public enum BinaryRuleList {
     /// The version this build writes and reads.
     public static let version: UInt32 = 3
+    /// The number of sections a file of this version has (its section table's length).
+    public static var sectionCount: Int { Layout.Tag.allCases.count }
 
     /// Encodes a compiled rule list with its indexes. O(size of the list).
     /// - Throws: ``BinaryRuleListError/tooLarge(_:)`` when the list exceeds a limit of the format (more

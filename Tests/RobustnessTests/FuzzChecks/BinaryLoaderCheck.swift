@@ -13,7 +13,7 @@ func fuzzLoadBinaryRuleList(_ bytes: [UInt8]) throws -> ContentRuleList {
     let signature: [UInt8] = [0x89, 0x43, 0x42, 0x52, 0x4C, 0x0D, 0x0A, 0x1A]
     var file = bytes
     if !bytes.starts(with: signature) {
-        let sectionCount: UInt32 = 19
+        let sectionCount = UInt32(BinaryRuleList.sectionCount)
         file = signature + le32(BinaryRuleList.version) + le32(64) + le64(UInt64(64 + bytes.count)) + le32(sectionCount)
         file += le32(0) + le64(BinaryRuleList.checksum(bytes)) + [UInt8](repeating: 0, count: 24) + bytes
     }
