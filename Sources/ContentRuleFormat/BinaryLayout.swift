@@ -40,7 +40,7 @@ enum Layout {
             case .meta: return 32
             case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
             case .patterns: return 16
-            case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
+            case .literalHash, .domainFallbacks, .templates, .domains: return 8
             case .conditionEntries, .domainHash, .domainPostings: return 3
             default: return 4
             }
@@ -95,9 +95,13 @@ enum Layout {
     static let domainCaseSensitive: UInt32 = 2
     static let domainIndexed: UInt32 = 4
 
-    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
-    static let actionSize = 8
-    static let maximumActionLength: UInt32 = 0xFF_FFFF
+    // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
+    // slot's end (slot 0's at 0).
+    static let actionSize = 4
+    static let actionTypeShift: UInt32 = 28
+    /// Largest end of a slot's bytes in APAY (the total size of APAY).
+    static let maximumActionLength = 0x0FFF_FFFF
+    static let actionEndMask: UInt32 = 0x0FFF_FFFF
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
     static let inlinePosting: UInt32 = 0x8000_0000

@@ -404,8 +404,9 @@ struct BinaryRuleListWriter {
         sections[.domainHash] = table.bytes
     }
 
-    /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
-    /// (its codes with the list's ``SymbolTable``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// ACTN: per slot `u32` end of its bytes in APAY | type << 28; APAY: the slots' bytes back to back in slot
+    /// order — a css-display-none selector's codes (with the list's ``SymbolTable``, SYMB), a notification's
+    /// text, the encoding of a redirect or modify-headers action, nothing for the other types.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
@@ -417,23 +418,15 @@ struct BinaryRuleListWriter {
         let texts = (0..<selectors.count).map { Array(selectors[$0]) }
         let symbols = SymbolTable(training: texts)
         for action in actions {
-            var offset: UInt32 = 0
-            var length: UInt32 = 0
             switch action {
-            case .cssDisplayNone(let text):
-                (offset, length) = strings.add(symbols.encode(Array(text.utf8))[...])
-            case .notify(let text):
-                (offset, length) = strings.add(text)
-            case .redirect, .modifyHeaders:
-                let start = payloads.bytes.count
-                payloads.encode(action)
-                (offset, length) = (UInt32(start), UInt32(payloads.bytes.count - start))
-            default:
-                break
+            case .cssDisplayNone(let text): payloads.append(symbols.encode(Array(text.utf8)))
+            case .notify(let text): payloads.append(Array(text.utf8))
+            case .redirect, .modifyHeaders: payloads.encode(action)
+            default: break
             }
-            precondition(length <= Layout.maximumActionLength, "action too long")
-            records.u32(UInt32(Layout.actionTypeCode(action.type)) | length << 8)
-            records.u32(offset)
+            let length = UInt32(truncatingIfNeeded: payloads.bytes.count)
+            precondition(payloads.bytes.count <= Layout.maximumActionLength, "action too long")
+            records.u32(UInt32(Layout.actionTypeCode(action.type)) << Layout.actionTypeShift | length)
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes
