@@ -365,8 +365,8 @@ struct BinaryRuleListWriter {
             grouped[next[id]] = rule
             next[id] += 1
         }
-        var records = ByteWriter()
-        records.reserve(domains.count * Layout.Tag.domains.elementSize)
+        var ends: [(text: UInt32, postings: UInt32, flags: UInt32)] = []
+        ends.reserveCapacity(domains.count)
         var postings = ByteWriter()
         postings.reserve(domainUses.count * 3)
         var indexedCount = 0
@@ -376,8 +376,8 @@ struct BinaryRuleListWriter {
             let flags = UInt32(bytes[range.lowerBound])
             for index in firsts[id]..<next[id] { postings.u24(grouped[index]) }
             precondition(postings.bytes.count / 3 <= Layout.domainPostingsMask, "too many domain postings")
-            records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
-            records.u32(UInt32(postings.bytes.count / 3) | flags << 29)
+            let text = strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound])
+            ends.append((text, UInt32(postings.bytes.count / 3), flags))
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
@@ -395,6 +395,19 @@ struct BinaryRuleListWriter {
                 } & (capacity - 1)
             while slots[slot] != Layout.none24 { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = UInt32(id)
+        }
+        let layout = DomainLayout(textEnd: Int(ends.last?.text ?? 0), postingsEnd: postings.bytes.count / 3)
+        var records = ByteWriter()
+        records.reserve(domains.count * layout.size)
+        for end in ends {
+            let packed = end.postings | end.flags << layout.flagShift
+            if layout.size == 6 {
+                records.u24(end.text)
+                records.u24(packed)
+            } else {
+                records.u32(end.text)
+                records.u32(packed)
+            }
         }
         sections[.domains] = records.bytes
         sections[.domainPostings] = postings.bytes

@@ -197,18 +197,19 @@ extension MappedRuleList {
         Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
-    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
+    // DOMS record (``DomainLayout``): end of its text in STRS, end of its postings in DPST | flags << 21 or 29;
     // both begin where the previous entry's end (entry 0's at 0).
     @inlinable public func domain(_ id: Int) -> DomainRecord {
-        let offset = sections.domains.offset + id * 8
-        let packed = bytes.u32(offset + 4)
-        let flags = packed >> 29
-        let textStart = id == 0 ? 0 : Int(bytes.u32(offset - 8))
-        let postingsStart = id == 0 ? 0 : Int(bytes.u32(offset - 4) & 0x1FFF_FFFF)
+        let layout = sections.domainLayout
+        let offset = sections.domains.offset + id * layout.size
+        let end = layout.ends(bytes, offset)
+        let start = id == 0 ? (text: 0, packed: 0) : layout.ends(bytes, offset - layout.size)
+        let mask: UInt32 = (1 << layout.flagShift) - 1
+        let flags = end.packed >> layout.flagShift
         return DomainRecord(
-            text: bytes.buffer(sections.strings.offset + textStart, Int(bytes.u32(offset)) - textStart),
+            text: bytes.buffer(sections.strings.offset + Int(start.text), Int(end.text) - Int(start.text)),
             subdomains: flags & 1 != 0, caseSensitive: flags & 2 != 0,
-            indexed: flags & 4 != 0, postings: postingsStart..<Int(packed & 0x1FFF_FFFF))
+            indexed: flags & 4 != 0, postings: Int(start.packed & mask)..<Int(end.packed & mask))
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {

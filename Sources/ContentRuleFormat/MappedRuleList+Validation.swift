@@ -171,7 +171,7 @@ struct Validator {
             let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
             guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
                 sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
-                sections.patterns.count == patternCount, sections.domains.count == domainCount,
+                sections.patterns.count == patternCount, sections.domains.count * Layout.Tag.domains.elementSize == domainCount * sections.domainLayout.size,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
             else { throw fail(meta, "counts do not match the sections") }
@@ -325,19 +325,21 @@ struct Validator {
     }
 
     /// DOMS: text ends ascending and inside STRS, postings ends ascending and inside DPST (the flags
-    /// fill their 3 bits, so every value is known).
+    /// fill the bits above, so every value is known).
     private func checkDomains() throws(BinaryRuleListError) {
         let postings = UInt32(truncatingIfNeeded: sections.domainPostings.count)
+        let layout = sections.domainLayout
+        let mask: UInt32 = (1 << layout.flagShift) - 1
         var previous: (text: UInt32, postings: UInt32) = (0, 0)
         var offset = sections.domains.offset
         for domain in 0..<domainCount {
-            let text = bytes.u32(offset)
-            let end = bytes.u32(offset &+ 4) & Layout.domainPostingsMask
+            let (text, packed) = layout.ends(bytes, offset)
+            let end = packed & mask
             guard text >= previous.text, UInt64(text) <= stringsEnd, end >= previous.postings, end <= postings else {
                 throw fail(offset, "domain \(domain) is out of range")
             }
             previous = (text, end)
-            offset &+= Layout.domainSize
+            offset &+= layout.size
         }
     }
 
