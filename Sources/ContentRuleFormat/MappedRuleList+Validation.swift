@@ -171,7 +171,8 @@ struct Validator {
             let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
             guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
                 sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
-                sections.patterns.count == patternCount, sections.domains.count * Layout.Tag.domains.elementSize == domainCount * sections.domainLayout.size,
+                sections.patterns.count == patternCount,
+                sections.domains.count * Layout.Tag.domains.elementSize == domainCount * sections.domainLayout.size,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
             else { throw fail(meta, "counts do not match the sections") }

@@ -185,7 +185,8 @@ public final class MappedRuleList: Sendable {
         conditions = section(.conditions)
         conditionEntries = section(.conditionEntries)
         domains = section(.domains)
-        domainLayout = DomainLayout(byteCount: domains.count * Layout.Tag.domains.elementSize, domains: Int(bytes.u32(meta + 16)))
+        domainLayout = DomainLayout(
+            byteCount: domains.count * Layout.Tag.domains.elementSize, domains: Int(bytes.u32(meta + 16)))
         domainHash = section(.domainHash)
         domainPostings = section(.domainPostings)
         domainFallbacks = section(.domainFallbacks)
