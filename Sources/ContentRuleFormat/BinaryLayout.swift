@@ -150,21 +150,30 @@ enum Layout {
 @usableFromInline struct DomainLayout: Sendable {
     /// 6 (compact) or 8.
     @usableFromInline let size: Int
+    /// Position of the flags in the second field; the postings end fills the bits below.
+    @usableFromInline let flagShift: UInt32
+    /// The text end's bits in the `u32` at the record's start.
+    @usableFromInline let textMask: UInt32
+    /// The second field is the `u32` at `size - 4` shifted right by this (8: its high 24 bits).
+    @usableFromInline let packedShift: UInt32
 
-    @usableFromInline init(size: Int) { self.size = size }
+    @usableFromInline init(size: Int) {
+        self.size = size
+        flagShift = size == 6 ? 21 : 29
+        textMask = size == 6 ? 0xFF_FFFF : 0xFFFF_FFFF
+        packedShift = size == 6 ? 8 : 0
+    }
 
     /// The layout the writer uses for these largest ends.
-    init(textEnd: Int, postingsEnd: Int) { size = textEnd <= 0xFF_FFFF && postingsEnd < 1 << 21 ? 6 : 8 }
+    init(textEnd: Int, postingsEnd: Int) { self.init(size: textEnd <= 0xFF_FFFF && postingsEnd < 1 << 21 ? 6 : 8) }
 
     /// The layout of a DOMS section of `byteCount` bytes holding `domains` records (8 if it is not 6).
-    init(byteCount: Int, domains: Int) { size = domains > 0 && byteCount == domains * 6 ? 6 : 8 }
-
-    /// Position of the flags in the second field; the postings end fills the bits below.
-    @usableFromInline var flagShift: UInt32 { size == 6 ? 21 : 29 }
+    init(byteCount: Int, domains: Int) { self.init(size: domains > 0 && byteCount == domains * 6 ? 6 : 8) }
 
     /// The two fields of the record at `offset`: text end, and postings end | flags << ``flagShift``.
+    /// Branch-free, with two `u32` reads inside the record.
     @inlinable @inline(__always) func ends(_ bytes: RawBytes, _ offset: Int) -> (text: UInt32, packed: UInt32) {
-        size == 6 ? (bytes.u24(offset), bytes.u24(offset &+ 3)) : (bytes.u32(offset), bytes.u32(offset &+ 4))
+        (bytes.u32(offset) & textMask, bytes.u32(offset &+ size &- 4) >> packedShift)
     }
 }
 

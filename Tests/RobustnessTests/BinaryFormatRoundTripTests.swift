@@ -198,7 +198,7 @@ import Testing
                     let packed = u32(content, at + 3, width: 3)
                     var record = [UInt8](repeating: 0, count: 8)
                     set(&record, 0, u32(content, at, width: 3))
-                    set(&record, 4, packed & 0x1F_FFFF | packed >> 21 << 29)
+                    set(&record, 4, packed & 0x1F_FFFF | (packed >> 21) << 29)
                     return record
                 }
             }
