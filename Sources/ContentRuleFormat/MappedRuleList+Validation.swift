@@ -328,8 +328,16 @@ struct Validator {
     /// DOMS: text ends ascending and inside STRS, postings ends ascending and inside DPST (the flags
     /// fill the bits above, so every value is known).
     private func checkDomains() throws(BinaryRuleListError) {
+        // One loop per layout, with its widths as constants.
+        if sections.domainLayout.size == 6 {
+            try checkDomains(DomainLayout(size: 6))
+        } else {
+            try checkDomains(DomainLayout(size: 8))
+        }
+    }
+
+    @inline(__always) private func checkDomains(_ layout: DomainLayout) throws(BinaryRuleListError) {
         let postings = UInt32(truncatingIfNeeded: sections.domainPostings.count)
-        let layout = sections.domainLayout
         let mask: UInt32 = (1 << layout.flagShift) - 1
         var previous: (text: UInt32, postings: UInt32) = (0, 0)
         var offset = sections.domains.offset
