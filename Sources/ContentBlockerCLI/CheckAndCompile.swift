@@ -94,7 +94,7 @@ enum CompileCommand {
           -h, --help        Show this help.
 
         EXIT STATUS: 0 compiled, 1 invalid rule list (or one too large for the binary format: more than
-        2^24 − 1 patterns, conditions or domain entries, a url-filter or action over 16 MiB), 2 usage
+        2^24 − 1 patterns, conditions or domain entries, 256 MiB of actions), 2 usage
         or I/O error.
         """
 

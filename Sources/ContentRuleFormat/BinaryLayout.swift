@@ -40,7 +40,8 @@ enum Layout {
             case .meta: return 32
             case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
             case .patterns: return 16
-            case .literalHash, .actions, .domainFallbacks, .templates, .domains: return 8
+            case .literalHash, .domainFallbacks, .templates: return 8
+            case .domains: return 2
             case .conditionEntries, .domainHash, .domainPostings: return 3
             default: return 4
             }
@@ -87,17 +88,20 @@ enum Layout {
     // COND record (4 bytes): u32 first entry | kind << 29; its entries end where the next one's begin.
     static let conditionFirstMask: UInt32 = 0x1FFF_FFFF
 
-    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29.
+    // DOMS record (``DomainLayout``): end of its text in STRS, end of its postings in DPST | flags << 21 or 29.
     // Both begin where the previous entry's end (entry 0's at 0): the domain texts open STRS, in id order.
-    static let domainSize = 8
     static let domainPostingsMask: UInt32 = 0x1FFF_FFFF
     static let domainSubdomains: UInt32 = 1
     static let domainCaseSensitive: UInt32 = 2
     static let domainIndexed: UInt32 = 4
 
-    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
-    static let actionSize = 8
-    static let maximumActionLength: UInt32 = 0xFF_FFFF
+    // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
+    // slot's end (slot 0's at 0).
+    static let actionSize = 4
+    static let actionTypeShift: UInt32 = 28
+    /// Largest end of a slot's bytes in APAY (the total size of APAY).
+    static let maximumActionLength = 0x0FFF_FFFF
+    static let actionEndMask: UInt32 = 0x0FFF_FFFF
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
     static let inlinePosting: UInt32 = 0x8000_0000
@@ -137,6 +141,40 @@ enum Layout {
 
     /// The layout of `size`-byte records (9 or 12).
     init(size: Int) { self.size = size }
+}
+
+/// The layout of DOMS records, told by the size of DOMS (its byte count is the META domain count times
+/// the record size): 6-byte records (`u24` text end, `u24` postings end | flags << 21) when every text
+/// end fits in 24 bits and every postings end in 21, else 8-byte records (`u32` text end, `u32` postings
+/// end | flags << 29).
+@usableFromInline struct DomainLayout: Sendable {
+    /// 6 (compact) or 8.
+    @usableFromInline let size: Int
+    /// Position of the flags in the second field; the postings end fills the bits below.
+    @usableFromInline let flagShift: UInt32
+    /// The text end's bits in the `u32` at the record's start.
+    @usableFromInline let textMask: UInt32
+    /// The second field is the `u32` at `size - 4` shifted right by this (8: its high 24 bits).
+    @usableFromInline let packedShift: UInt32
+
+    @usableFromInline init(size: Int) {
+        self.size = size
+        flagShift = size == 6 ? 21 : 29
+        textMask = size == 6 ? 0xFF_FFFF : 0xFFFF_FFFF
+        packedShift = size == 6 ? 8 : 0
+    }
+
+    /// The layout the writer uses for these largest ends.
+    init(textEnd: Int, postingsEnd: Int) { self.init(size: textEnd <= 0xFF_FFFF && postingsEnd < 1 << 21 ? 6 : 8) }
+
+    /// The layout of a DOMS section of `byteCount` bytes holding `domains` records (8 if it is not 6).
+    init(byteCount: Int, domains: Int) { self.init(size: domains > 0 && byteCount == domains * 6 ? 6 : 8) }
+
+    /// The two fields of the record at `offset`: text end, and postings end | flags << ``flagShift``.
+    /// Branch-free, with two `u32` reads inside the record.
+    @inlinable @inline(__always) func ends(_ bytes: RawBytes, _ offset: Int) -> (text: UInt32, packed: UInt32) {
+        (bytes.u32(offset) & textMask, bytes.u32(offset &+ size &- 4) >> packedShift)
+    }
 }
 
 /// Hashing shared by the index writer and the matcher's look-ups.

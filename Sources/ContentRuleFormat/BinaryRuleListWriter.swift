@@ -27,12 +27,17 @@ struct BinaryRuleListWriter {
 
     /// The first limit of the format the list exceeds (see `require`), nil while none.
     private var exceeded: String?
+    private var maximumActionBytes = Layout.maximumActionLength
 
     /// - Throws: `BinaryRuleListError.tooLarge` when the list exceeds a limit of the format (a field's
     ///   width: 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings,
-    ///   16 MiB for one url-filter text or action); nothing is returned then.
-    static func encode(_ list: CompiledRuleList) throws(BinaryRuleListError) -> [UInt8] {
+    ///   16 MiB for one url-filter text, 256 MiB of action bytes); nothing is returned then.
+    /// - Parameter maximumActionBytes: the `APAY` limit; lower only in tests (the real one is 256 MiB).
+    static func encode(
+        _ list: CompiledRuleList, maximumActionBytes: Int = Layout.maximumActionLength
+    ) throws(BinaryRuleListError) -> [UInt8] {
         var writer = BinaryRuleListWriter()
+        writer.maximumActionBytes = maximumActionBytes
         let bytes = writer.build(list)
         if let limit = writer.exceeded { throw .tooLarge(limit) }
         return bytes
@@ -381,8 +386,8 @@ struct BinaryRuleListWriter {
             grouped[next[id]] = rule
             next[id] += 1
         }
-        var records = ByteWriter()
-        records.reserve(domains.count * Layout.Tag.domains.elementSize)
+        var ends: [(text: UInt32, postings: UInt32, flags: UInt32)] = []
+        ends.reserveCapacity(domains.count)
         var postings = ByteWriter()
         postings.reserve(domainUses.count * 3)
         var indexedCount = 0
@@ -394,8 +399,8 @@ struct BinaryRuleListWriter {
             require(
                 postings.bytes.count / 3 <= Layout.domainPostingsMask,
                 "more than \(Layout.domainPostingsMask) domain postings")
-            records.u32(strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound]))
-            records.u32(UInt32(postings.bytes.count / 3) | flags << 29)
+            let text = strings.addUnshared(bytes[(range.lowerBound + 4)..<range.upperBound])
+            ends.append((text, UInt32(postings.bytes.count / 3), flags))
             if flags & Layout.domainIndexed != 0 { indexedCount += 1 }
         }
         // Looked up only when a top URL is seen for the first time: a fuller table is fine.
@@ -414,6 +419,19 @@ struct BinaryRuleListWriter {
             while slots[slot] != Layout.none24 { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = UInt32(id)
         }
+        let layout = DomainLayout(textEnd: Int(ends.last?.text ?? 0), postingsEnd: postings.bytes.count / 3)
+        var records = ByteWriter()
+        records.reserve(domains.count * layout.size)
+        for end in ends {
+            let packed = end.postings | end.flags << layout.flagShift
+            if layout.size == 6 {
+                records.u24(end.text)
+                records.u24(packed)
+            } else {
+                records.u32(end.text)
+                records.u32(packed)
+            }
+        }
         sections[.domains] = records.bytes
         sections[.domainPostings] = postings.bytes
         var table = ByteWriter()
@@ -422,8 +440,9 @@ struct BinaryRuleListWriter {
         sections[.domainHash] = table.bytes
     }
 
-    /// ACTN: per slot `u8` type, `u24` length, `u32` offset — a string in STRS for css-display-none
-    /// (its codes with the list's ``SymbolTable``, SYMB) and notify, the action's encoding in APAY for redirect and modify-headers.
+    /// ACTN: per slot `u32` end of its bytes in APAY | type << 28; APAY: the slots' bytes back to back in slot
+    /// order — a css-display-none selector's codes (with the list's ``SymbolTable``, SYMB), a notification's
+    /// text, the encoding of a redirect or modify-headers action, nothing for the other types.
     private mutating func writeActions(_ actions: [Action]) {
         var records = ByteWriter()
         var payloads = ByteWriter()
@@ -434,26 +453,17 @@ struct BinaryRuleListWriter {
         }
         let texts = (0..<selectors.count).map { Array(selectors[$0]) }
         let symbols = SymbolTable(training: texts)
+        let limit = maximumActionBytes
         for action in actions {
-            var offset: UInt32 = 0
-            var length: UInt32 = 0
             switch action {
-            case .cssDisplayNone(let text):
-                (offset, length) = strings.add(symbols.encode(Array(text.utf8))[...])
-            case .notify(let text):
-                (offset, length) = strings.add(text)
-            case .redirect, .modifyHeaders:
-                let start = payloads.bytes.count
-                payloads.encode(action)
-                (offset, length) = (UInt32(start), UInt32(payloads.bytes.count - start))
-            default:
-                break
+            case .cssDisplayNone(let text): payloads.append(symbols.encode(Array(text.utf8)))
+            case .notify(let text): payloads.append(Array(text.utf8))
+            case .redirect, .modifyHeaders: payloads.encode(action)
+            default: break
             }
-            require(
-                length <= Layout.maximumActionLength,
-                "an action of \(length) bytes (at most \(Layout.maximumActionLength))")
-            records.u32(UInt32(Layout.actionTypeCode(action.type)) | length << 8)
-            records.u32(offset)
+            let length = UInt32(truncatingIfNeeded: payloads.bytes.count)
+            require(payloads.bytes.count <= limit, "more than \(limit) bytes of actions (selectors, notifications, …)")
+            records.u32(UInt32(Layout.actionTypeCode(action.type)) << Layout.actionTypeShift | length)
         }
         sections[.actions] = records.bytes
         sections[.actionPayloads] = payloads.bytes

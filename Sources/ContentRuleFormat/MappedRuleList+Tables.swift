@@ -197,18 +197,19 @@ extension MappedRuleList {
         Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
-    // DOMS record (8 bytes): u32 end of its text in STRS, u32 end of its postings in DPST | flags << 29;
+    // DOMS record (``DomainLayout``): end of its text in STRS, end of its postings in DPST | flags << 21 or 29;
     // both begin where the previous entry's end (entry 0's at 0).
     @inlinable public func domain(_ id: Int) -> DomainRecord {
-        let offset = sections.domains.offset + id * 8
-        let packed = bytes.u32(offset + 4)
-        let flags = packed >> 29
-        let textStart = id == 0 ? 0 : Int(bytes.u32(offset - 8))
-        let postingsStart = id == 0 ? 0 : Int(bytes.u32(offset - 4) & 0x1FFF_FFFF)
+        let layout = sections.domainLayout
+        let offset = sections.domains.offset + id * layout.size
+        let end = layout.ends(bytes, offset)
+        let start = id == 0 ? (text: 0, packed: 0) : layout.ends(bytes, offset - layout.size)
+        let mask: UInt32 = (1 << layout.flagShift) - 1
+        let flags = end.packed >> layout.flagShift
         return DomainRecord(
-            text: bytes.buffer(sections.strings.offset + textStart, Int(bytes.u32(offset)) - textStart),
+            text: bytes.buffer(sections.strings.offset + Int(start.text), Int(end.text) - Int(start.text)),
             subdomains: flags & 1 != 0, caseSensitive: flags & 2 != 0,
-            indexed: flags & 4 != 0, postings: postingsStart..<Int(packed & 0x1FFF_FFFF))
+            indexed: flags & 4 != 0, postings: Int(start.packed & mask)..<Int(end.packed & mask))
     }
 
     @inlinable public func domainPosting(_ index: Int) -> Int32 {
@@ -248,9 +249,10 @@ extension MappedRuleList {
     @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
 
     /// The type of the action in `slot`.
-    // ACTN record (8 bytes): u8 type, u24 length, u32 offset.
+    // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
+    // slot's end (slot 0's at 0).
     public func actionType(_ slot: Int) -> ActionType {
-        Layout.actionTypes[Int(bytes.u8(sections.actions.offset + slot * 8))]
+        Layout.actionTypes[Int(bytes.u32(sections.actions.offset + slot * 4) >> Layout.actionTypeShift)]
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
@@ -297,11 +299,9 @@ extension MappedRuleList {
 
     /// The action in `slot`, decoded from the file.
     public func action(_ slot: Int) -> Action {
-        let offset = sections.actions.offset + slot * 8
-        // A string in STRS for css-display-none and notify (only read for them: else a range of APAY).
-        var text: UnsafeBufferPointer<UInt8> {
-            bytes.buffer(sections.strings.offset + Int(bytes.u32(offset + 4)), Int(bytes.u32(offset) >> 8))
-        }
+        let offset = sections.actions.offset + slot * 4
+        let end = Int(bytes.u32(offset) & Layout.actionEndMask)
+        let start = slot == 0 ? 0 : Int(bytes.u32(offset - 4) & Layout.actionEndMask)
         switch actionType(slot) {
         case .block: return .block
         case .blockCookies: return .blockCookies
@@ -309,10 +309,10 @@ extension MappedRuleList {
         case .ignoreFollowingRules: return .ignoreFollowingRules
         case .makeHTTPS: return .makeHTTPS
         case .cssDisplayNone:
-            return .cssDisplayNone(
-                selector: selector(
-                    at: sections.strings.offset + Int(bytes.u32(offset + 4)), codes: Int(bytes.u32(offset) >> 8)))
-        case .notify: return .notify(notification: String(decoding: text, as: UTF8.self))
+            return .cssDisplayNone(selector: selector(at: sections.actionPayloads.offset + start, codes: end - start))
+        case .notify:
+            let text = bytes.buffer(sections.actionPayloads.offset + start, end - start)
+            return .notify(notification: String(decoding: text, as: UTF8.self))
         case .redirect, .modifyHeaders: return activeActions[slot] ?? .block
         }
     }

@@ -171,7 +171,8 @@ struct Validator {
             let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
             guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
                 sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
-                sections.patterns.count == patternCount, sections.domains.count == domainCount,
+                sections.patterns.count == patternCount,
+                sections.domains.count * Layout.Tag.domains.elementSize == domainCount * sections.domainLayout.size,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
             else { throw fail(meta, "counts do not match the sections") }
@@ -325,19 +326,29 @@ struct Validator {
     }
 
     /// DOMS: text ends ascending and inside STRS, postings ends ascending and inside DPST (the flags
-    /// fill their 3 bits, so every value is known).
+    /// fill the bits above, so every value is known).
     private func checkDomains() throws(BinaryRuleListError) {
+        // One loop per layout, with its widths as constants.
+        if sections.domainLayout.size == 6 {
+            try checkDomains(DomainLayout(size: 6))
+        } else {
+            try checkDomains(DomainLayout(size: 8))
+        }
+    }
+
+    @inline(__always) private func checkDomains(_ layout: DomainLayout) throws(BinaryRuleListError) {
         let postings = UInt32(truncatingIfNeeded: sections.domainPostings.count)
+        let mask: UInt32 = (1 << layout.flagShift) - 1
         var previous: (text: UInt32, postings: UInt32) = (0, 0)
         var offset = sections.domains.offset
         for domain in 0..<domainCount {
-            let text = bytes.u32(offset)
-            let end = bytes.u32(offset &+ 4) & Layout.domainPostingsMask
+            let (text, packed) = layout.ends(bytes, offset)
+            let end = packed & mask
             guard text >= previous.text, UInt64(text) <= stringsEnd, end >= previous.postings, end <= postings else {
                 throw fail(offset, "domain \(domain) is out of range")
             }
             previous = (text, end)
-            offset &+= Layout.domainSize
+            offset &+= layout.size
         }
     }
 
@@ -465,51 +476,42 @@ struct Validator {
         return filter
     }
 
-    /// ACTN: type known; selector and notification strings in range; `redirect` and
-    /// `modify-headers` payloads decoded in full (they are the only actions kept decoded).
+    /// ACTN: type known; ends ascending and inside APAY (selector codes need no check, see SYMB);
+    /// `redirect` and `modify-headers` payloads decoded in full (they are the only actions kept decoded).
     private func checkActions() throws(BinaryRuleListError) -> [Int: Action] {
-        let types = UInt8(Layout.actionTypes.count)
-        let selector = Layout.actionTypeCode(.cssDisplayNone)
-        let notification = Layout.actionTypeCode(.notify)
-        let redirect = Layout.actionTypeCode(.redirect)
-        let modifyHeaders = Layout.actionTypeCode(.modifyHeaders)
-        // Branch-free first pass, as action types come mixed: every type known, every string in range,
-        // no payload to decode. Otherwise (or to find the bad slot) the checking loop below.
-        /// The type code, and whether the (offset, length) is a range of STRS.
-        @inline(__always) func record(_ offset: Int) -> (code: UInt8, inBounds: Bool) {
-            let packed = bytes.u32(offset)
-            let inBounds = UInt64(bytes.u32(offset &+ 4)) + UInt64(packed >> 8) <= stringsEnd
-            return (UInt8(truncatingIfNeeded: packed), inBounds)
-        }
+        let types = UInt32(Layout.actionTypes.count)
+        let redirect = UInt32(Layout.actionTypeCode(.redirect))
+        let modifyHeaders = UInt32(Layout.actionTypeCode(.modifyHeaders))
+        let payloadCount = UInt32(truncatingIfNeeded: sections.actionPayloads.count)
+        // Branch-free first pass, as action types come mixed: every type known, every end ascending and
+        // inside APAY, no payload to decode. Otherwise (or to find the bad slot) the checking loop below.
         var simple: UInt8 = 1
+        var previous: UInt32 = 0
         for slot in 0..<slotCount {
-            let (code, stringInBounds) = record(sections.actions.offset &+ slot &* Layout.actionSize)
-            let inBounds: UInt8 = stringInBounds ? 1 : 0  // read for every slot: branch-free
-            let isString: UInt8 = code == selector || code == notification ? 1 : 0
+            let packed = bytes.u32(sections.actions.offset &+ slot &* Layout.actionSize)
+            let code = packed >> Layout.actionTypeShift
+            let end = packed & Layout.actionEndMask
             simple &= code < types ? 1 : 0
             simple &= code == redirect || code == modifyHeaders ? 0 : 1
-            simple &= inBounds | (isString ^ 1)
+            simple &= end >= previous && end <= payloadCount ? 1 : 0
+            previous = end
         }
         if simple == 1 { return [:] }
         var active: [Int: Action] = [:]
-        var payloads: [UInt8] = []
         var offset = sections.actions.offset
+        previous = 0
         for slot in 0..<slotCount {
             defer { offset &+= Layout.actionSize }
-            let (code, stringInBounds) = record(offset)
+            let packed = bytes.u32(offset)
+            let code = packed >> Layout.actionTypeShift
+            let end = packed & Layout.actionEndMask
             guard code < types else { throw fail(offset, "unknown action type \(code)") }
-            if code == selector || code == notification {
-                guard stringInBounds else { throw fail(offset, "string out of bounds") }
-            } else if code == redirect || code == modifyHeaders {
-                if active.isEmpty {
-                    payloads = bytes.array(sections.actionPayloads.offset, sections.actionPayloads.count)
-                }
-                let start = Int(bytes.u32(offset + 4))
-                let length = Int(bytes.u32(offset) >> 8)
-                guard start <= payloads.count, length <= payloads.count - start else {
-                    throw fail(offset, "action payload out of range")
-                }
-                var reader = ByteReader(payloads, from: start, to: start + length)
+            guard end >= previous, end <= payloadCount else { throw fail(offset, "action \(slot) is out of range") }
+            let start = Int(previous)
+            previous = end
+            if code == redirect || code == modifyHeaders {
+                let payload = bytes.array(sections.actionPayloads.offset &+ start, Int(end) &- start)
+                var reader = ByteReader(payload, from: 0, to: payload.count)
                 let action = try reader.decodeAction()
                 guard reader.remaining == 0, action.type == Layout.actionTypes[Int(code)] else {
                     throw fail(offset, "action payload does not match its type")

@@ -126,6 +126,8 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var selectorSymbols = Section(offset: 0, count: 0)
     /// From the META counts (each is checked against ``Layout/maximumCount`` before a rule is read).
     @usableFromInline var ruleLayout = RuleLayout(patterns: 0, conditions: 0, slots: 0)
+    /// From the size of DOMS and the META domain count.
+    @usableFromInline var domainLayout = DomainLayout(size: 8)
 
     /// Checks the signature, the version, the header and file sizes and that the section table fits.
     static func checkHeader(_ bytes: RawBytes) throws(BinaryRuleListError) {
@@ -183,6 +185,8 @@ public final class MappedRuleList: Sendable {
         conditions = section(.conditions)
         conditionEntries = section(.conditionEntries)
         domains = section(.domains)
+        domainLayout = DomainLayout(
+            byteCount: domains.count * Layout.Tag.domains.elementSize, domains: Int(bytes.u32(meta + 16)))
         domainHash = section(.domainHash)
         domainPostings = section(.domainPostings)
         domainFallbacks = section(.domainFallbacks)
@@ -208,7 +212,7 @@ public enum BinaryRuleList {
     /// Encodes a compiled rule list with its indexes. O(size of the list).
     /// - Throws: ``BinaryRuleListError/tooLarge(_:)`` when the list exceeds a limit of the format (more
     ///   than 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings of a
-    ///   domain; a url-filter text or an action over 16 MiB). WebKit has no such limits; the parser's
+    ///   domain; a url-filter text over 16 MiB; more than 256 MiB of action bytes). WebKit has no such limits; the parser's
     ///   150,000 rules keep real lists far below them.
     public static func encode(_ list: CompiledRuleList) throws(BinaryRuleListError) -> [UInt8] {
         try BinaryRuleListWriter.encode(list)

@@ -116,23 +116,6 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
-    /// A list WebKit accepts but the binary format cannot hold (a notification of 16 MiB): exit 1, the
-    /// limit named, the previous output kept.
-    @Test func compileTooLargeForTheFormatWritesNothing() throws {
-        let directory = try Self.temporaryDirectory()
-        let json =
-            #"[{"trigger":{"url-filter":"x"},"action":{"type":"notify","notification":""#
-            + String(repeating: "n", count: 1 << 24) + #""}}]"#
-        let big = try Self.write(json, "big.json", in: directory)
-        #expect(try Self.run(["check", big]).status == 0)
-        let output = directory.appendingPathComponent("out.cbrl").path
-        try Data("previous".utf8).write(to: URL(fileURLWithPath: output))
-        let run = try Self.run(["compile", big, "-o", output])
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("too large for binary rule list version 3"), "\(run.stderr)")
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
-    }
-
     @Test func compiledAndJSONListsAnswerAlike() throws {
         let directory = try Self.temporaryDirectory()
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easylist.json").path

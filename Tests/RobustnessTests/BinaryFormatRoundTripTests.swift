@@ -1,11 +1,12 @@
 import ContentRuleCompiler
+import ContentRuleMatcher
 import ContentRuleModel
 import Testing
 
 @testable import ContentRuleFormat
 
-/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 8-byte
-/// domain entries, 8-byte actions, 3-byte condition entries, domain postings and domain hash slots,
+/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 6-byte
+/// domain entries, 4-byte actions, 3-byte condition entries, domain postings and domain hash slots,
 /// single literal postings held in the index slot), spells the `\.` of host names as `.` and codes
 /// selectors and PCRE2 texts with symbol tables: everything read back from a written file must equal
 /// what the compiler produced.
@@ -151,5 +152,63 @@ import Testing
             let pattern = mapped.pattern(record.pattern)
             #expect(Array(pattern.text) == Array((compiled.urlFilter.literal?.text ?? "").utf8))
         }
+    }
+
+    /// 8-byte DOMS records (written when a domain text end does not fit in 24 bits or a postings end in
+    /// 21) read back like the 6-byte ones: the sample list with its DOMS rewritten in the wide layout
+    /// opens and gives the same domain entries and the same actions.
+    @Test func wideDomainRecordsReadBack() throws {
+        let sample = BinaryRuleListRobustnessTests.sample
+        let compact = try MappedRuleList(bytes: sample)
+        let wide = try MappedRuleList(bytes: Self.widenedDomains(sample))
+        #expect(compact.sections.domainLayout.size == 6)
+        #expect(wide.sections.domainLayout.size == 8)
+        #expect(compact.domainCount == 2)
+        for id in 0..<compact.domainCount {
+            let (a, b) = (compact.domain(id), wide.domain(id))
+            #expect(Array(a.text) == Array(b.text))
+            #expect(a.postings == b.postings)
+            #expect([a.subdomains, a.caseSensitive, a.indexed] == [b.subdomains, b.caseSensitive, b.indexed])
+        }
+        #expect(Array(compact.domain(0).text) == Array("news.example".utf8))
+        #expect(compact.domain(0).subdomains && !compact.domain(1).subdomains)
+        let lists = [compact, wide].map { ContentRuleList(identifier: "sample", rules: $0) }
+        for load in BinaryRuleListRobustnessTests.loads {
+            #expect(lists[0].actions(for: load) == lists[1].actions(for: load))
+        }
+    }
+
+    /// `bytes` with its 6-byte DOMS records as 8-byte ones (`u32` text end, `u32` postings end | flags << 29),
+    /// the sections after DOMS moved, the file size and checksum updated.
+    static func widenedDomains(_ bytes: [UInt8]) -> [UInt8] {
+        func u32(_ from: [UInt8], _ at: Int, width: Int = 4) -> UInt32 {
+            (0..<width).reduce(0) { $0 | UInt32(from[at + $1]) << (8 * UInt32($1)) }
+        }
+        func set(_ into: inout [UInt8], _ at: Int, _ value: UInt32) {
+            for index in 0..<4 { into[at + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+        }
+        let sectionCount = Int(u32(bytes, 24))
+        var output = Array(bytes[0..<(64 + sectionCount * 16)])
+        for index in 0..<sectionCount {
+            let entry = 64 + index * 16
+            let (offset, length) = (Int(u32(bytes, entry + 8)), Int(u32(bytes, entry + 12)))
+            var content = Array(bytes[offset..<(offset + length)])
+            if content.count > 0, Array(bytes[entry..<(entry + 4)]) == Array("DOMS".utf8) {
+                content = stride(from: 0, to: length, by: 6).flatMap { at in
+                    let packed = u32(content, at + 3, width: 3)
+                    var record = [UInt8](repeating: 0, count: 8)
+                    set(&record, 0, u32(content, at, width: 3))
+                    set(&record, 4, packed & 0x1F_FFFF | (packed >> 21) << 29)
+                    return record
+                }
+            }
+            while output.count % 8 != 0 { output.append(0) }
+            set(&output, entry + 8, UInt32(output.count))
+            set(&output, entry + 12, UInt32(content.count))
+            output += content
+        }
+        set(&output, 16, UInt32(output.count))
+        BinaryRuleListRobustnessTests.fixChecksum(&output)
+        return output
     }
 }

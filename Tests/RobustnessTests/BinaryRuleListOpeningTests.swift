@@ -78,4 +78,48 @@ import Testing
             #expect(throws: BinaryRuleListError.self, "\(tag)") { try MappedRuleList(bytes: bytes) }
         }
     }
+
+    static func u32(_ bytes: [UInt8], _ offset: Int, width: Int = 4) -> UInt32 {
+        (0..<width).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    }
+
+    /// ACTN records (`u32` end in APAY | type << 28) and the sample's 6-byte DOMS records (`u24` text end,
+    /// `u24` postings end | flags << 21): an unknown type, an action end past APAY or below the previous
+    /// slot's, a text end past STRS, a postings end past DPST and a domain count that does not match
+    /// the size of DOMS are refused, the records' errors at the record's offset.
+    @Test func damagedActionAndDomainRecordsAreRefused() throws {
+        let sample = BinaryRuleListRobustnessTests.sample
+        let rules = try MappedRuleList(bytes: sample)
+        let actions = Self.section("ACTN", in: sample)
+        let domains = Self.section("DOMS", in: sample)
+        let meta = Self.section("META", in: sample)
+        let last = actions + (rules.actionSlotCount - 1) * 4
+        let lastType = Self.u32(sample, last) & 0xF000_0000
+        // The slot before the last has bytes in APAY (an end of 0 would be below it).
+        try #require(Self.u32(sample, last - 4) & 0x0FFF_FFFF > 0)
+        try #require(rules.domainCount == 2)
+        let damages: [(at: Int, value: UInt32, width: Int, reported: Int)] = [
+            (actions, 15 << 28, 4, actions),  // unknown type
+            (last, lastType | 0x0FFF_FFFF, 4, last),  // past APAY
+            (last, lastType, 4, last),  // below the previous end
+            (domains, 0xFF_FFFF, 3, domains),  // text end past STRS
+            (domains + 3, 0x1F_FFFF, 3, domains),  // postings end past DPST (no flags)
+            (meta + 16, 3, 4, meta),  // three domains: DOMS would hold 18 bytes
+        ]
+        for damage in damages {
+            var bytes = sample
+            Self.setU32(&bytes, damage.at, damage.value, width: damage.width)
+            BinaryRuleListRobustnessTests.fixChecksum(&bytes)
+            do {
+                _ = try MappedRuleList(bytes: bytes)
+                Issue.record("a damaged file opened (\(damage))")
+            } catch {
+                guard case .malformed(let found, _) = error else {
+                    Issue.record("unexpected error \(error)")
+                    continue
+                }
+                #expect(found == damage.reported, "\(damage)")
+            }
+        }
+    }
 }
