@@ -13,15 +13,6 @@ struct Translator {
         self.caseSensitive = caseSensitive
     }
 
-    /// Top-level terms with the leading canonical `.*` of an unanchored search dropped.
-    private var searchTerms: ArraySlice<Int> {
-        var terms = tree.topLevel[...]
-        if !tree.isAnchoredAtStart, let first = terms.first, isDotStar(first) {
-            terms = terms.dropFirst()
-        }
-        return terms
-    }
-
     private func isDotStar(_ index: Int) -> Bool {
         let node = tree.nodes[index]
         if case .characterSet(let set) = node.atom {
@@ -49,7 +40,8 @@ struct Translator {
         if !caseSensitive { out.append(contentsOf: [0x28, 0x3F, 0x69, 0x29]) }  // (?i)
         var translator = self
         let terms: [Int]
-        (terms, translator.matchedOnce) = searchCore(flattened(searchTerms))
+        // `searchCore` also drops the leading `.*` of an unanchored search.
+        (terms, translator.matchedOnce) = searchCore(flattened(tree.topLevel[...]))
         return translator.pcre2Pattern(terms, prefix: out)
     }
 
