@@ -11,8 +11,9 @@ import Testing
 /// real and generated requests.
 ///
 /// Sizes are bounded for debug runs; `DIFFERENTIAL_REQUESTS` (generated requests per list),
+/// `DIFFERENTIAL_BUDGET` and `DIFFERENTIAL_MAX_REQUESTS` (see ``requestCount(for:)``),
 /// `DIFFERENTIAL_CORPUS_STRIDE` (every n-th crawl request; 1 = all) and `DIFFERENTIAL_SEED` scale
-/// them up, e.g. in a release test run.
+/// them up, e.g. in a release test run (`scripts/differential`).
 @Suite struct FastMatcherDifferentialTests {
     static let seed = UInt64(Differential.environment("DIFFERENTIAL_SEED", 20_240_601))
 
@@ -24,13 +25,15 @@ import Testing
 
     /// Generated requests per list: `DIFFERENTIAL_REQUESTS` if set, else as many as keep the debug
     /// reference run to about `DIFFERENTIAL_BUDGET` (1,000,000) rule and condition-pattern
-    /// evaluations, 10 to 400.
+    /// evaluations, 10 to `DIFFERENTIAL_MAX_REQUESTS` (400): a large run raises both, so that each
+    /// list gets requests in inverse proportion to what the reference matcher pays for one.
     static func requestCount(for list: ContentRuleList) -> Int {
         if let count = ProcessInfo.processInfo.environment["DIFFERENTIAL_REQUESTS"].flatMap({ Int($0) }) {
             return count
         }
         let budget = Differential.environment("DIFFERENTIAL_BUDGET", 1_000_000)
-        return max(10, min(400, budget / max(Differential.referenceCost(list), 1)))
+        let most = Differential.environment("DIFFERENTIAL_MAX_REQUESTS", 400)
+        return max(10, min(most, budget / max(Differential.referenceCost(list), 1)))
     }
 
     /// Every n-th crawl request (`DIFFERENTIAL_CORPUS_STRIDE`, 1 = all 30,524), by default about
@@ -105,10 +108,13 @@ import Testing
     func sharedCorpusList(_ file: String) throws {
         let list = try #require(try Differential.cachedList("shared:" + file))
         var loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
-        loads += Self.generatedLoads(for: list, count: Self.requestCount(for: list), seed: Self.seed &+ 1)
+        let generated = Self.generatedLoads(for: list, count: Self.requestCount(for: list), seed: Self.seed &+ 1)
+        loads += generated
         let (mismatches, fired) = Self.compare(list, loads, file)
         #expect(mismatches == 0)
-        print("\(file): \(loads.count) requests, \(fired) with a rule firing, \(mismatches) differences")
+        print(
+            "\(file): \(loads.count) requests (\(generated.count) generated), \(fired) with a rule firing, "
+                + "\(mismatches) differences")
     }
 
     /// Both engines through `ContentBlocker`, as the CLI uses them.
