@@ -272,8 +272,7 @@ extension MappedRuleList {
         while at < url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
             at += 1
-            let bit = IndexHash.gramFilterBit(gram)
-            guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
+            guard filter.bit(IndexHash.gramFilterBit(gram)) else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table + slot * 8)
