@@ -200,6 +200,13 @@ public enum IndexHash {
         Int(truncatingIfNeeded: (UInt64(gram) &* 0x2545_F491_4F6C_DD1D) >> 44)
     }
 
+    /// The gram's bit in a 64-bit set of grams (a hash independent of ``gramSlot(_:)``):
+    /// ``MappedRuleList/collectLiteralCandidates(_:into:)`` marks the indexed grams that occur more
+    /// than once in the URL.
+    @inlinable @inline(__always) public static func gramRepeatBit(_ gram: UInt32) -> UInt64 {
+        1 &<< ((UInt64(gram) &* 0xD6E8_FEB8_6659_FD93) &>> 58)
+    }
+
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
     @inline(__always) public static func domain(
         _ bytes: UnsafeBufferPointer<UInt8>, lowercase: Bool, flags: UInt32

@@ -256,12 +256,18 @@ extension MappedRuleList {
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
-    /// holds: a gram that occurs many times in the URL adds its rules once, so a long URL repeating one
-    /// literal costs a scan, not a sort of its repetitions. One hash probe sequence per byte of the URL.
+    /// holds, each as `rule << 32 | (position + 1)` where `position` is the first offset of the gram in
+    /// `url` (so the values sort by rule): a gram that occurs many times in the URL adds its rules once,
+    /// so a long URL repeating one literal costs a scan, not a sort of its repetitions. One gram-filter
+    /// load per byte of the URL, a hash probe sequence for the grams that pass it.
+    /// - Returns: the ``IndexHash/gramRepeatBit(_:)`` of each indexed gram that occurs more than once
+    ///   in `url` (a gram whose bit is clear occurs only at its position).
     /// - Complexity: O(URL length + distinct indexed grams × their rules).
-    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
+    @discardableResult
+    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64 {
         let capacity = sections.literalHash.count
-        guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
+        guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
+        var repeated: UInt64 = 0
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
@@ -277,15 +283,20 @@ extension MappedRuleList {
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
-                    guard seen.insert(slot) else { break }
+                    guard seen.insert(slot) else {
+                        repeated |= IndexHash.gramRepeatBit(gram)
+                        break
+                    }
                     let value = bytes.u32(table + slot * 8 + 4)
+                    // `at` is past the gram: its position + 1 is `at - 3`.
+                    let position = UInt64(at - 3)
                     if value & Layout.inlinePosting != 0 {
                         // The gram's only rule, in its slot.
-                        candidates.append(Int32(bitPattern: value & ~Layout.inlinePosting))
+                        candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
                     } else {
                         let start = postings + Int(value) * 4
                         for index in 0..<Int(bytes.u32(start)) {
-                            candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4)))
+                            candidates.append(UInt64(bytes.u32(start + 4 + index * 4)) << 32 | position)
                         }
                     }
                     break
@@ -294,6 +305,7 @@ extension MappedRuleList {
                 slot = (slot + 1) & mask
             }
         }
+        return repeated
     }
 
     /// The action in `slot`, decoded from the file.
