@@ -78,6 +78,12 @@ extension UnsafeBufferPointer where Element == UInt8 {
             littleEndian: UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(
                 fromByteOffset: offset, as: UInt32.self))
     }
+
+    /// The 8 bytes at `offset` as a `u64` (native byte order, for equality tests), unchecked: the caller
+    /// keeps `offset + 8` within the buffer.
+    @inlinable @inline(__always) public func u64(_ offset: Int) -> UInt64 {
+        UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
 }
 
 /// A read-only little-endian view of `count` bytes at `base`.

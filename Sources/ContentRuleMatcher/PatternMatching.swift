@@ -136,7 +136,8 @@ extension ContentRuleList {
         return contains(subject, needle, byteCounts: byteCounts)
     }
 
-    /// Whether `subject` at `start` spells `needle` (bytes `from..<to` of it only, when given).
+    /// Whether `subject` at `start` spells `needle` (bytes `from..<to` of it only, when given; `subject`
+    /// holds them).
     @inline(__always)
     static func equal(
         _ needle: UnsafeBufferPointer<UInt8>, _ subject: UnsafeBufferPointer<UInt8>, at start: Int, fold: Bool,
@@ -144,6 +145,13 @@ extension ContentRuleList {
     ) -> Bool {
         var index = from
         let end = end ?? needle.count
+        if !fold {
+            // 8 bytes at a time (the callers keep `start + end` within `subject`).
+            while index + 8 <= end {
+                if needle.u64(index) != subject.u64(start + index) { return false }
+                index += 8
+            }
+        }
         while index < end {
             var byte = subject[start + index]
             if fold { byte = IndexHash.lowercased(byte) }
