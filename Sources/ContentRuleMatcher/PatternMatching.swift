@@ -227,13 +227,10 @@ extension ContentRuleList {
             }
             k -= IndexHash.gramLength
         } else {
-            while true {
-                guard k + IndexHash.gramLength <= count else {
-                    return contains(subject, needle, byteCounts: lowered.byteCounts)
-                }
-                if needle.u32(k) == gram { break }
-                k += 1
+            guard let offset = gramOffset(gram, in: needle) else {
+                return contains(subject, needle, byteCounts: lowered.byteCounts)
             }
+            k = offset
         }
         /// Whether the needle is in `subject` with its gram at `at` (at least `k`); lower-cased bytes:
         /// the gram's 4 are known to be equal.
@@ -275,6 +272,37 @@ extension ContentRuleList {
                 at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - j
             } while url.u32(at) != gram
             if at >= k && matches(at: at) { return true }
+        }
+    }
+}
+
+extension ContentRuleList {
+    /// The first offset of `gram` (4 bytes, little-endian) in `needle`, or `nil`. Eight offsets per
+    /// load: the bytes equal to the gram's first byte are found with the zero-byte test on the word
+    /// XOR that byte (exact for the lowest one; every hit is checked with a 4-byte compare).
+    @inline(__always)
+    static func gramOffset(_ gram: UInt32, in needle: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = needle.count
+        let last = count - IndexHash.gramLength
+        guard last >= 0 else { return nil }
+        if count < 8 {
+            for offset in 0...last where needle.u32(offset) == gram { return offset }
+            return nil
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let first = UInt64(gram & 0xFF) &* ones
+        var start = 0
+        while true {
+            // The last word overlaps the one before it: it ends at the needle's end.
+            let word = UInt64(littleEndian: needle.u64(start)) ^ first
+            var hits = (word &- ones) & ~word & (ones &<< 7)
+            while hits != 0 {
+                let offset = start + hits.trailingZeroBitCount >> 3
+                if offset <= last && needle.u32(offset) == gram { return offset }
+                hits &= hits &- 1
+            }
+            if start + 8 >= count { return nil }
+            start = min(start + 8, count - 8)
         }
     }
 }
