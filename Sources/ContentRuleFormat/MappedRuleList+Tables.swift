@@ -369,8 +369,20 @@ struct SeenSlots {
     /// Records `slot`; false when it was recorded before.
     /// - Complexity: O(1) amortized (a filter test, up to 16 compares, then a hash probe; the set
     ///   doubles when half full).
-    mutating func insert(_ slot: Int) -> Bool {
+    @inline(__always) mutating func insert(_ slot: Int) -> Bool {
         let bit: UInt64 = 1 << UInt64(slot & 63)
+        // Most slots: new to the filter, with inline room (no compare).
+        if filter & bit == 0 && inlineCount < 16 {
+            filter |= bit
+            if inlineCount < 8 { Self.store(&low, inlineCount, slot) } else { Self.store(&high, inlineCount - 8, slot) }
+            inlineCount += 1
+            return true
+        }
+        return insertChecking(slot, bit)
+    }
+
+    /// ``insert(_:)`` when the filter holds the slot's bit or the inline slots are full.
+    @inline(never) private mutating func insertChecking(_ slot: Int, _ bit: UInt64) -> Bool {
         if filter & bit != 0 {
             if Self.holds(low, slot) || Self.holds(high, slot) { return false }
             if !set.isEmpty && setHolds(slot) { return false }
