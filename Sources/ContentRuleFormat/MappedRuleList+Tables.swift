@@ -257,9 +257,10 @@ extension MappedRuleList {
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
     /// holds, each as `rule << 32 | (position + 1)` where `position` is the first offset of the gram in
-    /// `url` (so the values sort by rule): a gram that occurs many times in the URL adds its rules once,
-    /// so a long URL repeating one literal costs a scan, not a sort of its repetitions. One gram-filter
-    /// load per byte of the URL, a hash probe sequence for the grams that pass it.
+    /// `url` (0 instead when it does not fit in 32 bits; the values sort by rule): a gram that occurs
+    /// many times in the URL adds its rules once, so a long URL repeating one literal costs a scan, not
+    /// a sort of its repetitions. One gram-filter load per byte of the URL, a hash probe sequence for
+    /// the grams that pass it.
     /// - Returns: the ``IndexHash/gramRepeatBit(_:)`` of each indexed gram that occurs more than once
     ///   in `url` (a gram whose bit is clear occurs only at its position).
     /// - Complexity: O(URL length + distinct indexed grams × their rules).
@@ -268,6 +269,8 @@ extension MappedRuleList {
         let capacity = sections.literalHash.count
         guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
         var repeated: UInt64 = 0
+        // Positions + 1 kept when all fit in 32 bits, else 0 (unknown) for all.
+        let positions = url.count < 0xFFFF_FFFF ? -1 : 0
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
@@ -289,7 +292,7 @@ extension MappedRuleList {
                     }
                     let value = bytes.u32(table + slot * 8 + 4)
                     // `at` is past the gram: its position + 1 is `at - 3`.
-                    let position = UInt64(at - 3)
+                    let position = UInt64(truncatingIfNeeded: (at - 3) & positions)
                     if value & Layout.inlinePosting != 0 {
                         // The gram's only rule, in its slot.
                         candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
