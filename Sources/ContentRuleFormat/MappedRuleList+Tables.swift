@@ -256,12 +256,21 @@ extension MappedRuleList {
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
-    /// holds: a gram that occurs many times in the URL adds its rules once, so a long URL repeating one
-    /// literal costs a scan, not a sort of its repetitions. One hash probe sequence per byte of the URL.
+    /// holds, each as `rule << 32 | (position + 1)` where `position` is the first offset of the gram in
+    /// `url` (0 instead when it does not fit in 32 bits; the values sort by rule): a gram that occurs
+    /// many times in the URL adds its rules once, so a long URL repeating one literal costs a scan, not
+    /// a sort of its repetitions. One gram-filter load per byte of the URL, a hash probe sequence for
+    /// the grams that pass it.
+    /// - Returns: the ``IndexHash/gramRepeatBit(_:)`` of each indexed gram that occurs more than once
+    ///   in `url` (a gram whose bit is clear occurs only at its position).
     /// - Complexity: O(URL length + distinct indexed grams × their rules).
-    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [Int32]) {
+    @discardableResult
+    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64 {
         let capacity = sections.literalHash.count
-        guard url.count >= IndexHash.gramLength, capacity > 0 else { return }
+        guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
+        var repeated: UInt64 = 0
+        // Positions + 1 kept when all fit in 32 bits, else 0 (unknown) for all.
+        let positions = url.count < 0xFFFF_FFFF ? -1 : 0
         let mask = capacity - 1
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
@@ -272,21 +281,25 @@ extension MappedRuleList {
         while at < url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
             at += 1
-            let bit = IndexHash.gramFilterBit(gram)
-            guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
+            guard filter.bit(IndexHash.gramFilterBit(gram)) else { continue }
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table + slot * 8)
                 if key == gram {
-                    guard seen.insert(slot) else { break }
+                    guard seen.insert(slot) else {
+                        repeated |= IndexHash.gramRepeatBit(gram)
+                        break
+                    }
                     let value = bytes.u32(table + slot * 8 + 4)
+                    // `at` is past the gram: its position + 1 is `at - 3`.
+                    let position = UInt64(truncatingIfNeeded: (at - 3) & positions)
                     if value & Layout.inlinePosting != 0 {
                         // The gram's only rule, in its slot.
-                        candidates.append(Int32(bitPattern: value & ~Layout.inlinePosting))
+                        candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
                     } else {
                         let start = postings + Int(value) * 4
                         for index in 0..<Int(bytes.u32(start)) {
-                            candidates.append(Int32(bitPattern: bytes.u32(start + 4 + index * 4)))
+                            candidates.append(UInt64(bytes.u32(start + 4 + index * 4)) << 32 | position)
                         }
                     }
                     break
@@ -295,6 +308,7 @@ extension MappedRuleList {
                 slot = (slot + 1) & mask
             }
         }
+        return repeated
     }
 
     /// The action in `slot`, decoded from the file.
@@ -358,8 +372,20 @@ struct SeenSlots {
     /// Records `slot`; false when it was recorded before.
     /// - Complexity: O(1) amortized (a filter test, up to 16 compares, then a hash probe; the set
     ///   doubles when half full).
-    mutating func insert(_ slot: Int) -> Bool {
+    @inline(__always) mutating func insert(_ slot: Int) -> Bool {
         let bit: UInt64 = 1 << UInt64(slot & 63)
+        // Most slots: new to the filter, with inline room (no compare).
+        if filter & bit == 0 && inlineCount < 16 {
+            filter |= bit
+            if inlineCount < 8 { Self.store(&low, inlineCount, slot) } else { Self.store(&high, inlineCount - 8, slot) }
+            inlineCount += 1
+            return true
+        }
+        return insertChecking(slot, bit)
+    }
+
+    /// ``insert(_:)`` when the filter holds the slot's bit or the inline slots are full.
+    @inline(never) private mutating func insertChecking(_ slot: Int, _ bit: UInt64) -> Bool {
         if filter & bit != 0 {
             if Self.holds(low, slot) || Self.holds(high, slot) { return false }
             if !set.isEmpty && setHolds(slot) { return false }

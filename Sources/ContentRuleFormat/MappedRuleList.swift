@@ -30,8 +30,11 @@ public final class MappedRuleList: Sendable {
     /// `redirect` and `modify-headers` actions, decoded (and so validated) on open.
     let activeActions: [Int: Action]
     /// One bit per ``IndexHash/gramFilterBit(_:)`` of the literal index's grams, built on open: most
-    /// 4-byte windows of a URL are in no rule's literal, and this 32 KiB table says so without a probe.
-    let gramFilter: [UInt64]
+    /// 4-byte windows of a URL are in no rule's literal, and this 128 KiB table says so with one load
+    /// instead of a probe sequence. Read through ``gramFilter``.
+    private let gramFilterStorage: RawStorage
+    /// ``gramFilterStorage``'s bits.
+    let gramFilter: RawBytes
 
     /// Maps and validates the file at `path`.
     /// - Throws: ``BinaryRuleListError``: I/O errors, wrong signature or version, damage.
@@ -61,7 +64,8 @@ public final class MappedRuleList: Sendable {
         domainCount = Int(bytes.u32(meta + 16))
         conditionCount = Int(bytes.u32(meta + 28))
         activeActions = tables.activeActions
-        gramFilter = tables.gramFilter
+        gramFilterStorage = RawStorage(copying: tables.gramFilter)
+        gramFilter = gramFilterStorage.bytes
     }
 
     /// The checksum, the section table and every table (``Validator``), in one pass over the file:

@@ -13,7 +13,8 @@ extension ContentRuleList {
     /// - the lower-cased URL is scanned once for the 4-byte grams of the rules' required literals
     ///   (the file's literal index); only those rules, the rules whose `if-domain` entries matched,
     ///   and the few always-checked rules are tried, in rule order: flags first, then the literal or
-    ///   PCRE2 url-filter (PCRE2 only after the required literal was found), then the condition.
+    ///   PCRE2 url-filter (PCRE2 only after the required literal was found; a rule from the literal
+    ///   index has its literal compared where its gram occurs, not searched for), then the condition.
     ///
     /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL and
     ///   flags, O(top URL length + universal rules).
@@ -35,18 +36,24 @@ extension ContentRuleList {
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
-                    var candidates: [Int32] = []
+                    // `rule << 32 | (position + 1)`: where the literal index found the rule's gram first in
+                    // the lower-cased URL; 0 (always-checked and domain candidates) = no position. Sorted,
+                    // a rule's entry without a position comes first and is the one tried.
+                    var candidates: [UInt64] = []
                     candidates.reserveCapacity(alwaysChecked.count + entry.domainCandidates.count + 64)
-                    candidates.append(contentsOf: alwaysChecked)
-                    rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
-                    candidates.append(contentsOf: entry.domainCandidates)
+                    for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
+                    let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
+                    for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     candidates.sort()
                     var previous: Int32 = -1
-                    for candidate in candidates where candidate != previous {
+                    for value in candidates {
+                        let candidate = Int32(truncatingIfNeeded: value >> 32)
+                        guard candidate != previous else { continue }
                         previous = candidate
                         let rule = rules.rule(Int(candidate))
+                        let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
                         guard Self.flagsAdmit(rule, flags),
-                            patternMatches(rule.pattern, urlBytes, prefilter: lowered, scratch)
+                            patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch)
                         else { continue }
                         if let condition = rule.condition {
                             let kind = rules.condition(condition).kind

@@ -13,11 +13,15 @@ import PCRE2Support
 extension ContentRuleList {
     /// Whether pattern `id` matches `subject` (a serialized URL's bytes).
     ///
-    /// - Parameter prefilter: check the pattern's required literal in the lower-cased URL before PCRE2
-    ///   (the fast strategy); the reference strategy passes `nil` and runs PCRE2 directly.
+    /// - Parameters:
+    ///   - prefilter: check the pattern's required literal in the lower-cased URL before PCRE2
+    ///     (the fast strategy); the reference strategy passes `nil` and runs PCRE2 directly.
+    ///   - gram: with `prefilter`, where the literal index found the rule's gram in the lower-cased URL
+    ///     (``containsFromGram(_:_:lowered:gram:caseSensitive:)``).
     @inline(__always)
     func patternMatches(
-        _ id: Int, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?, _ scratch: PCRE2Scratch
+        _ id: Int, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?, gram: GramHit = .none,
+        _ scratch: PCRE2Scratch
     ) -> Bool {
         let pattern = rules.pattern(id)
         switch pattern.kind {
@@ -25,13 +29,21 @@ extension ContentRuleList {
             return true
         case .literal:
             guard let lowered else { return Self.literalMatches(pattern, subject) }
+            if gram.at >= 0 && !pattern.anchoredAtStart && !pattern.anchoredAtEnd {
+                return Self.containsFromGram(
+                    pattern.caseSensitive ? subject : lowered.bytes, pattern.text, lowered: lowered, gram: gram,
+                    caseSensitive: pattern.caseSensitive)
+            }
             if pattern.caseSensitive { return Self.exactLiteralMatches(pattern, subject, byteCounts: nil) }
             return Self.exactLiteralMatches(pattern, lowered.bytes, byteCounts: lowered.byteCounts)
         case .regex:
-            if let lowered, !pattern.required.isEmpty,
-                !Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
-            {
-                return false
+            if let lowered, !pattern.required.isEmpty {
+                let found =
+                    gram.at >= 0
+                    ? Self.containsFromGram(
+                        lowered.bytes, pattern.required, lowered: lowered, gram: gram, caseSensitive: false)
+                    : Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
+                if !found { return false }
             }
             let compiled = regexes.patternRegex(id, in: rules)
             if let lowered {
@@ -124,12 +136,23 @@ extension ContentRuleList {
         return contains(subject, needle, byteCounts: byteCounts)
     }
 
+    /// Whether `subject` at `start` spells `needle` (bytes `from..<to` of it only, when given; `subject`
+    /// holds them).
     @inline(__always)
     static func equal(
-        _ needle: UnsafeBufferPointer<UInt8>, _ subject: UnsafeBufferPointer<UInt8>, at start: Int, fold: Bool
+        _ needle: UnsafeBufferPointer<UInt8>, _ subject: UnsafeBufferPointer<UInt8>, at start: Int, fold: Bool,
+        from: Int = 0, to end: Int? = nil
     ) -> Bool {
-        var index = 0
-        while index < needle.count {
+        var index = from
+        let end = end ?? needle.count
+        if !fold {
+            // 8 bytes at a time (the callers keep `start + end` within `subject`).
+            while index + 8 <= end {
+                if needle.u64(index) != subject.u64(start + index) { return false }
+                index += 8
+            }
+        }
+        while index < end {
             var byte = subject[start + index]
             if fold { byte = IndexHash.lowercased(byte) }
             if byte != needle[index] { return false }
@@ -172,6 +195,126 @@ extension ContentRuleList {
         }
         return false
     }
+}
+
+extension ContentRuleList {
+    /// Whether `needle` occurs in `subject`, given where a 4-byte gram first occurs in the lower-cased
+    /// URL (the literal index's hit): when the needle (ASCII lower-cased) holds that gram at offset `k`,
+    /// each occurrence of the needle at `s` puts the gram at `s + k`, so the needle is compared only at
+    /// `r - k` for the occurrences `r` of the gram, the first being `gram.at` and the next searched for
+    /// only when the gram may occur again (``GramHit/repeated``). Otherwise, as
+    /// ``exactLiteralMatches(_:_:byteCounts:)`` searches: ``contains(_:_:byteCounts:)``.
+    ///
+    /// - Parameter subject: the URL (for a case-sensitive needle) or `lowered.bytes`; the needle's case.
+    /// - Complexity: O(needle length) plus O(URL length) when the gram occurs more than once.
+    static func containsFromGram(
+        _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowered: LoweredURL,
+        gram hit: GramHit, caseSensitive: Bool
+    ) -> Bool {
+        let url = lowered.bytes
+        let first = hit.at
+        let gram = url.u32(first)
+        let count = needle.count
+        // k: the gram's first offset in the needle (ASCII lower-cased when case-sensitive).
+        var k = 0
+        if caseSensitive {
+            var window = UInt32(0)
+            while true {
+                guard k < count else { return contains(subject, needle, byteCounts: nil) }
+                window = window >> 8 | UInt32(IndexHash.lowercased(needle[k])) << 24
+                k += 1
+                if k >= IndexHash.gramLength && window == gram { break }
+            }
+            k -= IndexHash.gramLength
+        } else {
+            guard let offset = gramOffset(gram, in: needle) else {
+                return contains(subject, needle, byteCounts: lowered.byteCounts)
+            }
+            k = offset
+        }
+        /// Whether the needle is in `subject` with its gram at `at` (at least `k`); lower-cased bytes:
+        /// the gram's 4 are known to be equal.
+        @inline(__always) func matches(at: Int) -> Bool {
+            caseSensitive
+                ? equal(needle, subject, at: at - k, fold: false)
+                : equal(needle, subject, at: at - k, fold: false, from: k + IndexHash.gramLength)
+                    && equal(needle, subject, at: at - k, fold: false, to: k)
+        }
+        // The last gram position at which the needle still fits.
+        let last = url.count - count + k
+        guard first <= last else { return false }
+        if first >= k && matches(at: first) { return true }
+        guard hit.repeated & IndexHash.gramRepeatBit(gram) != 0 else { return false }
+        let g0 = Int(gram & 0xFF)
+        let g1 = Int(gram >> 8 & 0xFF)
+        let g2 = Int(gram >> 16 & 0xFF)
+        let g3 = Int(gram >> 24)
+        // The gram's rarest byte (offset `j` in the gram) finds its next occurrences with `memchr`; the
+        // gram occurs at most as often as that byte, and `left` counts the byte's occurrences not yet
+        // passed (at least those after the current one).
+        let counts = lowered.byteCounts
+        var j = 0
+        var left = counts[g0]
+        if counts[g1] < left { (j, left) = (1, counts[g1]) }
+        if counts[g2] < left { (j, left) = (2, counts[g2]) }
+        if counts[g3] < left { (j, left) = (3, counts[g3]) }
+        let anchor = Int32(truncatingIfNeeded: gram >> UInt32(j * 8) & 0xFF)
+        guard let base = url.baseAddress else { return false }
+        var at = first
+        while true {
+            // The next occurrence of the gram.
+            repeat {
+                left -= 1
+                at += 1
+                guard left > 0, at <= last, let found = memchr(base + at + j, anchor, last - at + 1) else {
+                    return false
+                }
+                at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - j
+            } while url.u32(at) != gram
+            if at >= k && matches(at: at) { return true }
+        }
+    }
+}
+
+extension ContentRuleList {
+    /// The first offset of `gram` (4 bytes, little-endian) in `needle`, or `nil`. Eight offsets per
+    /// load: the bytes equal to the gram's first byte are found with the zero-byte test on the word
+    /// XOR that byte (exact for the lowest one; every hit is checked with a 4-byte compare).
+    @inline(__always)
+    static func gramOffset(_ gram: UInt32, in needle: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = needle.count
+        let last = count - IndexHash.gramLength
+        guard last >= 0 else { return nil }
+        if count < 8 {
+            for offset in 0...last where needle.u32(offset) == gram { return offset }
+            return nil
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let first = UInt64(gram & 0xFF) &* ones
+        var start = 0
+        while true {
+            // The last word overlaps the one before it: it ends at the needle's end.
+            let word = UInt64(littleEndian: needle.u64(start)) ^ first
+            var hits = (word &- ones) & ~word & (ones &<< 7)
+            while hits != 0 {
+                let offset = start + hits.trailingZeroBitCount >> 3
+                if offset <= last && needle.u32(offset) == gram { return offset }
+                hits &= hits &- 1
+            }
+            if start + 8 >= count { return nil }
+            start = min(start + 8, count - 8)
+        }
+    }
+}
+
+/// Where the literal index found a candidate rule's gram in the lower-cased URL.
+struct GramHit {
+    /// The gram's first position (none before it), or -1: unknown.
+    var at: Int
+    /// ``IndexHash/gramRepeatBit(_:)`` of the indexed grams that occur more than once in the URL.
+    var repeated: UInt64
+
+    static let none = GramHit(at: -1, repeated: 0)
 }
 
 /// The request URL lower-cased (ASCII), as the literal index and the required literals are, with how
