@@ -92,6 +92,18 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
         }
     }
+    /// Whether ``scheme`` is `name` (compare with a lower-case name), without making a string: the
+    /// serialization starts with the scheme and `:`.
+    public func hasScheme(_ name: String) -> Bool {
+        var text = serialization
+        var name = name
+        return text.withUTF8 { bytes in
+            name.withUTF8 { name in
+                bytes.count > name.count && bytes[name.count] == UInt8(ascii: ":")
+                    && UnsafeBufferPointer(rebasing: bytes[0..<name.count]).elementsEqual(name)
+            }
+        }
+    }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
     /// The password, percent-encoded with the userinfo set; `""` when absent.
