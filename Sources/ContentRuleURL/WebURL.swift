@@ -96,12 +96,13 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// serialization starts with the scheme and `:`.
     public func hasScheme(_ name: String) -> Bool {
         var text = serialization
-        var name = name
         return text.withUTF8 { bytes in
-            name.withUTF8 { name in
-                bytes.count > name.count && bytes[name.count] == UInt8(ascii: ":")
-                    && UnsafeBufferPointer(rebasing: bytes[0..<name.count]).elementsEqual(name)
+            var index = 0
+            for byte in name.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
             }
+            return index < bytes.count && bytes[index] == UInt8(ascii: ":")
         }
     }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
