@@ -94,16 +94,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
     /// Whether ``scheme`` is `name` (compare with a lower-case name), without making a string: the
     /// serialization starts with the scheme and `:`.
-    public func hasScheme(_ name: String) -> Bool {
-        var text = serialization
-        return text.withUTF8 { bytes in
-            var index = 0
-            for byte in name.utf8 {
-                guard index < bytes.count, bytes[index] == byte else { return false }
-                index += 1
-            }
-            return index < bytes.count && bytes[index] == UInt8(ascii: ":")
-        }
+    @inlinable public func hasScheme(_ name: String) -> Bool {
+        var text = serialization.utf8.makeIterator()
+        for byte in name.utf8 where text.next() != byte { return false }
+        return text.next() == UInt8(ascii: ":")
     }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
