@@ -49,7 +49,7 @@ public enum RegistrableDomain {
         let cached = cache.withLock { cache -> String? in
             if let found = text.withUTF8({ cache.lastDomain(ofHost: $0) }) { return found }
             guard let domain = cache.table[host] else { return nil }
-            cache.last = (Array(host.utf8), domain)
+            cache.remember(host, domain)
             return domain
         }
         if let cached { return cached }
@@ -57,17 +57,9 @@ public enum RegistrableDomain {
         cache.withLock {
             if $0.table.count >= 4096 { $0.table.removeAll(keepingCapacity: true) }
             $0.table[host] = domain
-            $0.last = (Array(host.utf8), domain)
+            $0.remember(host, domain)
         }
         return domain
-    }
-
-    /// ``of(host:)`` of a host's UTF-8, without making a string when the host is the one looked up last.
-    private static func of(hostBytes host: UnsafeBufferPointer<UInt8>) -> String? {
-        if host.isEmpty { return nil }
-        // The last host is ASCII (only ASCII hosts are cached), so a host equal to it is too.
-        if let found = cache.withLock({ $0.lastDomain(ofHost: host) }) { return found }
-        return of(host: String(decoding: host, as: UTF8.self))
     }
 
     /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded, and the
@@ -75,11 +67,23 @@ public enum RegistrableDomain {
     /// comparing bytes is cheaper than hashing a string or making one.
     private struct Cache {
         var table: [String: String] = [:]
-        var last: (host: [UInt8], domain: String)?
+        /// An ASCII host (only those are cached), its registrable domain, and the domain's UTF-8.
+        var last: (host: [UInt8], domain: String, domainBytes: [UInt8])?
+
+        mutating func remember(_ host: String, _ domain: String) {
+            last = (Array(host.utf8), domain, Array(domain.utf8))
+        }
 
         func lastDomain(ofHost host: UnsafeBufferPointer<UInt8>) -> String? {
             guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, host) }) else { return nil }
             return last.domain
+        }
+
+        /// Whether `host` matches the registrable domain of `topHost` when `topHost` is the host
+        /// looked up last; nil when it is not.
+        func lastDomainMatches(_ host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, topHost) }) else { return nil }
+            return last.domainBytes.withUnsafeBufferPointer { hostMatches(host, $0) }
         }
     }
     private static let cache = Mutex(Cache())
@@ -113,7 +117,9 @@ public enum RegistrableDomain {
     /// upper case (an opaque host keeps its case while the domain is lower-cased; that case is looked up).
     private static func isThirdParty(host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool {
         if sameBytes(host, topHost) && !topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return false }
-        guard var topDomain = of(hostBytes: topHost) else { return !host.isEmpty }
+        if topHost.isEmpty { return !host.isEmpty }
+        if let matches = cache.withLock({ $0.lastDomainMatches(host, topHost: topHost) }) { return !matches }
+        guard var topDomain = of(host: String(decoding: topHost, as: UTF8.self)) else { return !host.isEmpty }
         return topDomain.withUTF8 { !hostMatches(host, $0) }
     }
 
