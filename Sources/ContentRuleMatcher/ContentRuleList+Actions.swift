@@ -40,7 +40,6 @@ extension ContentRuleList {
         var frame = load.frameURL?.serialization ?? ""
         let flags = LoadFlags(load)
         var fired: [Int32] = []
-        var slots: [UInt32] = []
         url.withUTF8 { urlBytes in
             top.withUTF8 { topBytes in
                 frame.withUTF8 { frameBytes in
@@ -57,13 +56,11 @@ extension ContentRuleList {
                             guard holds else { continue }
                         }
                         fired.append(Int32(number))
-                        slots.append(rule.actionSlot)
                     }
                 }
             }
         }
-        return ContentRuleListActions(
-            list: self, universal: nil, otherRules: fired, otherSlots: SortedRules.sortedUnique(slots))
+        return ContentRuleListActions(list: self, universal: nil, otherRules: fired)
     }
 }
 

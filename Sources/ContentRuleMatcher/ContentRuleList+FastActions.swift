@@ -32,7 +32,6 @@ extension ContentRuleList {
             top.withUTF8 { TopURLEntry(list: self, top: $0, flags: flags, scratch: scratch) }
         }
         var fired: [Int32] = []
-        var slots: [UInt32] = []
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
@@ -65,12 +64,10 @@ extension ContentRuleList {
                             guard holds else { continue }
                         }
                         fired.append(candidate)
-                        slots.append(rule.actionSlot)
                     }
                 }
             }
         }
-        slots = SortedRules.sortedUnique(slots)
-        return ContentRuleListActions(list: self, universal: entry, otherRules: fired, otherSlots: slots)
+        return ContentRuleListActions(list: self, universal: entry, otherRules: fired)
     }
 }

@@ -112,13 +112,22 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
 /// slots is filled: making the cache costs O(patterns / chunkSize), not a slot per pattern, so that
 /// opening a list does not pay for patterns it may never need.
 final class RegexCache: Sendable {
-    struct Compiled: Sendable {
-        var regex: PCRE2Regex?
-        var error: String?
+    /// A compiled pattern, immutable once made: a class, so that a look-up hands out one reference
+    /// instead of copying (and retaining) each field.
+    final class Compiled: Sendable {
+        let regex: PCRE2Regex?
+        let error: String?
         /// Literals every match contains besides the pattern's stored required literal
         /// (`PCRE2MandatoryLiterals`), lower-cased when `caseless`: the fast matcher's second prefilter.
-        var mandatory: [[UInt8]] = []
-        var caseless = false
+        let mandatory: [[UInt8]]
+        let caseless: Bool
+
+        init(regex: PCRE2Regex?, error: String?, mandatory: [[UInt8]] = [], caseless: Bool = false) {
+            self.regex = regex
+            self.error = error
+            self.mandatory = mandatory
+            self.caseless = caseless
+        }
     }
     static let chunkSize = 64
     private let shards: [Shard]
@@ -138,14 +147,14 @@ final class RegexCache: Sendable {
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
         cached(
             id, source: { rules.regexSource(id) },
-            prefilter: { source, compiled in
+            prefilter: { source, regex in
                 let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
                 let required = Array(rules.pattern(id).required)
-                compiled.caseless = found.caseless
                 // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
-                compiled.mandatory = found.runs.filter { run in
+                let mandatory = found.runs.filter { run in
                     !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
                 }
+                return Compiled(regex: regex, error: nil, mandatory: mandatory, caseless: found.caseless)
             })
     }
 
@@ -161,19 +170,19 @@ final class RegexCache: Sendable {
     }
 
     private func cached(
-        _ key: Int, source: () -> String, prefilter: (String, inout Compiled) -> Void = { _, _ in }
+        _ key: Int, source: () -> String,
+        prefilter: (String, PCRE2Regex) -> Compiled = { Compiled(regex: $1, error: nil) }
     ) -> Compiled {
         let shard = shards[key & 15]
         let chunk = (key >> 4) / Self.chunkSize
         let slot = (key >> 4) % Self.chunkSize
         if let found = shard.chunks.withLock({ $0[chunk].isEmpty ? nil : $0[chunk][slot] }) { return found }
-        var compiled = Compiled()
+        let compiled: Compiled
+        let text = source()
         do {
-            let text = source()
-            compiled.regex = try PCRE2Regex(text, options: [])
-            prefilter(text, &compiled)
+            compiled = prefilter(text, try PCRE2Regex(text, options: []))
         } catch {
-            compiled.error = error.description
+            compiled = Compiled(regex: nil, error: error.description)
         }
         shard.chunks.withLock { chunks in
             if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: nil, count: Self.chunkSize) }

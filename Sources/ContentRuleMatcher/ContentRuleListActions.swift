@@ -6,63 +6,73 @@ public import ContentRuleModel
 /// Cheap to make: it refers to the list's cached universal actions and the few other fired rules; the
 /// ``actions`` (with their selector strings) and ``firedRules`` are only built when read.
 public struct ContentRuleListActions: Sendable, Hashable {
-    public var identifier: String
+    /// The list's identifier.
+    public var identifier: String {
+        get { identifierOverride ?? list?.identifier ?? "" }
+        set { identifierOverride = newValue }
+    }
     /// An `ignore-previous-rules` rule fired (its list's earlier actions and global stylesheet are dropped).
     public var sawIgnorePreviousRules: Bool
     /// The global display-none stylesheet's selectors when this load attaches it, else `nil`.
-    public var globalStylesheet: String?
+    public var globalStylesheet: String? {
+        get { stylesheetOverride ?? (lowerBound != nil ? nil : list?.globalStylesheet) }
+        set { stylesheetOverride = .some(newValue) }
+    }
+    // Three references at most (a copy retains `list`, `universal` and `otherRules`): the identifier
+    // and the stylesheet are read from `list` unless set, and the other rules' slots from the file.
     let list: ContentRuleList?
     let universal: TopURLEntry?
-    /// Fired rules that are not in `universal`, ascending; their slots, ascending and unique.
+    /// Fired rules that are not in `universal`, ascending.
     let otherRules: [Int32]
-    let otherSlots: [UInt32]
     /// Slots strictly between these bounds are kept (spec §4.7: after the last ignore-previous-rules,
     /// before the first ignore-following-rules).
     let lowerBound: UInt32?
     let upperBound: UInt32?
+    /// Set only by the setters (and for loads that are not evaluated, which have no list).
+    private var identifierOverride: String?
+    private var stylesheetOverride: String??
 
-    init(
-        list: ContentRuleList, universal: TopURLEntry?, otherRules: [Int32], otherSlots: [UInt32]
-    ) {
-        identifier = list.identifier
-        self.list = list
-        self.universal = universal
-        self.otherRules = otherRules
-        self.otherSlots = otherSlots
+    init(list: ContentRuleList, universal: TopURLEntry?, otherRules: [Int32]) {
         let rules = list.rules
         var upper = universal?.ignoreFollowingSlots.first
-        for slot in otherSlots where rules.actionType(Int(slot)) == .ignoreFollowingRules {
-            upper = min(upper ?? slot, slot)
-            break
+        for rule in otherRules {
+            let slot = rules.rule(Int(rule)).actionSlot
+            if rules.actionType(Int(slot)) == .ignoreFollowingRules { upper = min(upper ?? slot, slot) }
         }
         var lower: UInt32?
         if let previous = universal?.ignorePreviousSlots {
             let end = upper.map { SortedRules.lowerBound(previous, $0) } ?? previous.count
             if end > 0 { lower = previous[end - 1] }
         }
-        for slot in otherSlots.reversed() where upper.map({ slot < $0 }) ?? true {
-            if rules.actionType(Int(slot)) == .ignorePreviousRules {
+        for rule in otherRules {
+            let slot = rules.rule(Int(rule)).actionSlot
+            if upper.map({ slot < $0 }) ?? true, rules.actionType(Int(slot)) == .ignorePreviousRules {
                 lower = max(lower ?? slot, slot)
-                break
             }
         }
+        self.list = list
+        self.universal = universal
+        self.otherRules = otherRules
         lowerBound = lower
         upperBound = upper
         sawIgnorePreviousRules = lower != nil
-        globalStylesheet = lower != nil ? nil : list.globalStylesheet
     }
 
     /// The result for a load WebKit does not evaluate (a `data:` URL): no actions, no stylesheet.
     init(notEvaluated identifier: String) {
-        self.identifier = identifier
+        identifierOverride = identifier
         sawIgnorePreviousRules = false
-        globalStylesheet = nil
         list = nil
         universal = nil
         otherRules = []
-        otherSlots = []
         lowerBound = nil
         upperBound = nil
+    }
+
+    /// The action slots of ``otherRules``, ascending and unique.
+    private var otherSlots: [UInt32] {
+        guard let list else { return [] }
+        return SortedRules.sortedUnique(otherRules.map { list.rules.rule(Int($0)).actionSlot })
     }
 
     /// The kept slots of one of the cached universal arrays: a slice, not a copy.
@@ -105,7 +115,11 @@ public struct ContentRuleListActions: Sendable, Hashable {
     /// Whether a `block` action is kept. O(log n) in the universal actions.
     public var blocksLoad: Bool {
         guard let list else { return false }
-        if otherSlots.contains(where: { kept($0) && list.rules.actionType(Int($0)) == .block }) { return true }
+        let rules = list.rules
+        for rule in otherRules {
+            let slot = rules.rule(Int(rule)).actionSlot
+            if kept(slot) && rules.actionType(Int(slot)) == .block { return true }
+        }
         guard let blocks = universal?.blockSlots, !blocks.isEmpty else { return false }
         let start = lowerBound.map { SortedRules.lowerBound(blocks, $0 + 1) } ?? 0
         return start < blocks.count && upperBound.map { blocks[start] < $0 } ?? true

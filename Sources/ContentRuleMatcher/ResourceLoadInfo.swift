@@ -40,5 +40,5 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     }
 
     /// WebKit never evaluates `data:` URLs (spec §4.1).
-    public var isEvaluated: Bool { url.scheme != "data" }
+    public var isEvaluated: Bool { !url.hasScheme("data") }
 }

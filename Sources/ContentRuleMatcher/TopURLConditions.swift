@@ -157,8 +157,10 @@ final class TopURLCache: Sendable {
 
     func entry(top: String, flags: LoadFlags, make: () -> TopURLEntry) -> TopURLEntry {
         let found = state.withLock { state -> TopURLEntry? in
-            for recent in state.recent where recent.key.flags == flags && recent.key.top == top {
-                return recent.entry
+            // By index: a `for recent in` loop would copy (retain) each key and entry it looks at.
+            for index in state.recent.indices
+            where state.recent[index].key.flags == flags && state.recent[index].key.top == top {
+                return state.recent[index].entry
             }
             let key = Key(top: top, flags: flags)
             guard let entry = state.table[key] else { return nil }

@@ -64,7 +64,10 @@ public struct ResourceType: OptionSet, Sendable, Hashable {
             self = loadContext == .topFrame ? .topDocument : .childDocument
             return
         }
-        guard let found = ResourceType.requestNames.first(where: { $0.0 == requestName }) else { return nil }
+        // Lengths first: most names differ in length, which is cheaper to compare than the text.
+        let length = requestName.utf8.count
+        guard let found = ResourceType.requestNames.first(where: { $0.0.utf8.count == length && $0.0 == requestName })
+        else { return nil }
         self = found.1
     }
 }

@@ -47,9 +47,9 @@ public enum RegistrableDomain {
         var text = host
         if !text.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return host }
         let cached = cache.withLock { cache -> String? in
-            if let last = cache.last, last.host == host { return last.domain }
+            if let found = text.withUTF8({ cache.lastDomain(ofHost: $0) }) { return found }
             guard let domain = cache.table[host] else { return nil }
-            cache.last = (host, domain)
+            cache.remember(host, domain)
             return domain
         }
         if let cached { return cached }
@@ -57,17 +57,34 @@ public enum RegistrableDomain {
         cache.withLock {
             if $0.table.count >= 4096 { $0.table.removeAll(keepingCapacity: true) }
             $0.table[host] = domain
-            $0.last = (host, domain)
+            $0.remember(host, domain)
         }
         return domain
     }
 
     /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded, and the
-    /// answer found last, checked first: the top URL's host repeats over a page's loads, and comparing
-    /// two strings is cheaper than hashing one.
+    /// answer found last, checked first by bytes: the top URL's host repeats over a page's loads, and
+    /// comparing bytes is cheaper than hashing a string or making one.
     private struct Cache {
         var table: [String: String] = [:]
-        var last: (host: String, domain: String)?
+        /// An ASCII host (only those are cached), its registrable domain, and the domain's UTF-8.
+        var last: (host: [UInt8], domain: String, domainBytes: [UInt8])?
+
+        mutating func remember(_ host: String, _ domain: String) {
+            last = (Array(host.utf8), domain, Array(domain.utf8))
+        }
+
+        func lastDomain(ofHost host: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, host) }) else { return nil }
+            return last.domain
+        }
+
+        /// Whether `host` matches the registrable domain of `topHost` when `topHost` is the host
+        /// looked up last; nil when it is not.
+        func lastDomainMatches(_ host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, topHost) }) else { return nil }
+            return last.domainBytes.withUnsafeBufferPointer { hostMatches(host, $0) }
+        }
     }
     private static let cache = Mutex(Cache())
 
@@ -86,13 +103,24 @@ public enum RegistrableDomain {
     /// resources (`blob:`, `file:`) match. Scheme and port are ignored. A resource without a host under a
     /// normal top URL is third-party.
     public static func isThirdParty(resourceURL: WebURL, mainDocumentURL: WebURL?) -> Bool {
-        guard var topDomain = mainDocumentURL.flatMap({ of(host: $0.host ?? "") }) else {
-            return resourceURL.withHostBytes { !($0?.isEmpty ?? true) }
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        guard let mainDocumentURL else { return resourceURL.withHostBytes { !($0?.isEmpty ?? true) } }
+        return mainDocumentURL.withHostBytes { top in
+            resourceURL.withHostBytes { host in isThirdParty(host: host ?? none, topHost: top ?? none) }
         }
-        return topDomain.withUTF8 { domain in
-            resourceURL.withHostBytes { host in !hostMatches(host ?? UnsafeBufferPointer(start: nil, count: 0), domain)
-            }
-        }
+    }
+
+    /// ``isThirdParty(resourceURL:mainDocumentURL:)`` on the two hosts (empty for none).
+    ///
+    /// The same host is first-party without a look-up: the top's registrable domain (the host itself,
+    /// or its eTLD+1, a suffix after a dot, lower-cased) then matches it, unless the host has ASCII
+    /// upper case (an opaque host keeps its case while the domain is lower-cased; that case is looked up).
+    private static func isThirdParty(host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool {
+        if sameBytes(host, topHost) && !topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return false }
+        if topHost.isEmpty { return !host.isEmpty }
+        if let matches = cache.withLock({ $0.lastDomainMatches(host, topHost: topHost) }) { return !matches }
+        guard var topDomain = of(host: String(decoding: topHost, as: UTF8.self)) else { return !host.isEmpty }
+        return topDomain.withUTF8 { !hostMatches(host, $0) }
     }
 
     /// `RegistrableDomain::matches` on a host: equal, or a suffix preceded by a dot.
@@ -107,6 +135,13 @@ public enum RegistrableDomain {
         let offset = h.count - d.count
         for index in 0..<d.count where h[offset + index] != d[index] { return false }
         return offset == 0 || h[offset - 1] == UInt8(ascii: ".")
+    }
+
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
+        return true
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -10,7 +10,7 @@ extension URLRecord {
     static func parseCanonical(_ string: String) -> URLRecord? {
         var result: URLRecord?
         string.utf8.withContiguousStorageIfAvailable { buffer in
-            var record = URLRecord()
+            var record: URLRecord? = URLRecord()
             if scanCanonical(buffer, building: true, into: &record) { result = record }
         }
         return result
@@ -19,15 +19,16 @@ extension URLRecord {
     /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
     static func isCanonical(_ string: String) -> Bool {
         string.utf8.withContiguousStorageIfAvailable { bytes in
-            var unused = URLRecord()
-            return scanCanonical(bytes, building: false, into: &unused)
+            // No record: nothing to make or destroy.
+            var none: URLRecord?
+            return scanCanonical(bytes, building: false, into: &none)
         } ?? false
     }
 
     /// The fast path's scan: whether `bytes` qualify; the components go to `record` when `build` (else
-    /// only the checks are made, no string is built).
+    /// only the checks are made, no string is built, and `record` may be nil: no record to make).
     private static func scanCanonical(
-        _ bytes: UnsafeBufferPointer<UInt8>, building build: Bool, into record: inout URLRecord
+        _ bytes: UnsafeBufferPointer<UInt8>, building build: Bool, into record: inout URLRecord?
     ) -> Bool {
         CanonicalByteClass.table.withUnsafeBufferPointer { classes in
             scanCanonical(bytes, classes: CanonicalByteClass(classes), building: build, into: &record)
@@ -36,7 +37,7 @@ extension URLRecord {
 
     private static func scanCanonical(
         _ bytes: UnsafeBufferPointer<UInt8>, classes: CanonicalByteClass, building build: Bool,
-        into record: inout URLRecord
+        into record: inout URLRecord?
     ) -> Bool {
         let count = bytes.count
         var i = 0
@@ -66,8 +67,8 @@ extension URLRecord {
         }
         guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return false }
         if build {
-            record.scheme = scheme
-            record.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
+            record?.scheme = scheme
+            record?.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
         }
         // Port.
         if i < count && bytes[i] == 0x3A {
@@ -81,7 +82,7 @@ extension URLRecord {
             guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return false }
             let port = UInt16(value)
             guard port != URLRecord.defaultPort(forSpecialScheme: scheme) else { return false }
-            if build { record.port = port }
+            if build { record?.port = port }
         }
         // Path: must start with "/" (an empty path is serialized as "/").
         guard i < count, bytes[i] == 0x2F else { return false }
@@ -104,7 +105,7 @@ extension URLRecord {
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
             }
         }
-        if build { record.path = .segments(segments) }
+        if build { record?.path = .segments(segments) }
         // Query.
         if i < count && bytes[i] == 0x3F {
             i += 1
@@ -112,7 +113,7 @@ extension URLRecord {
             i = classes.skip(CanonicalByteClass.queryPlain, bytes, from: i)
             if i < count && bytes[i] != 0x23 { return false }
             if build {
-                record.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
+                record?.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
             }
         }
         // Fragment.
@@ -122,7 +123,7 @@ extension URLRecord {
             i = classes.skip(CanonicalByteClass.fragmentPlain, bytes, from: i)
             guard i == count else { return false }
             if build {
-                record.fragment = String(
+                record?.fragment = String(
                     decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
             }
         }

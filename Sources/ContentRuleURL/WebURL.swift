@@ -92,6 +92,13 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
         }
     }
+    /// Whether ``scheme`` is `name` (compare with a lower-case name), without making a string: the
+    /// serialization starts with the scheme and `:`.
+    @inlinable public func hasScheme(_ name: String) -> Bool {
+        var text = serialization.utf8.makeIterator()
+        for byte in name.utf8 where text.next() != byte { return false }
+        return text.next() == UInt8(ascii: ":")
+    }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
     /// The password, percent-encoded with the userinfo set; `""` when absent.

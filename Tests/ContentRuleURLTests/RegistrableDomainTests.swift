@@ -74,6 +74,57 @@ struct RegistrableDomainTests {
         #expect(RegistrableDomain.isThirdParty(resourceURL: resourceURL, mainDocumentURL: topURL) == expected)
     }
 
+    /// A load whose host is the top URL's host is first-party (spec §4.3: the top's registrable domain is
+    /// that host or a suffix of it after a dot; "a top-level navigation is always first-party"), including
+    /// hosts that are public suffixes, IP addresses, `localhost`, and the empty/absent host (null origin
+    /// against a hostless resource).
+    @Test(arguments: [
+        ("https://github.io/a", "https://github.io/"),
+        ("https://alice.github.io/x", "https://alice.github.io/"),
+        ("https://co.uk/", "https://co.uk/x"),
+        ("https://www.example.co.uk/x.js", "https://www.example.co.uk/"),
+        ("http://127.0.0.1:8000/x", "http://127.0.0.1/"),
+        ("http://[::1]/x", "http://[::1]:8000/"),
+        ("http://localhost/x", "http://localhost/"),
+        ("https://xn--mnchen-3ya.de/x", "https://xn--mnchen-3ya.de/"),
+        ("file:///a", "file:///b"),
+        ("blob:https://example.com/1", "blob:https://example.com/2"),
+        ("about:blank", "about:blank"),
+    ])
+    func sameHostIsFirstParty(_ resource: String, _ top: String) throws {
+        let resourceURL = try #require(WebURL(resource))
+        let topURL = try #require(WebURL(top))
+        #expect(!RegistrableDomain.isThirdParty(resourceURL: resourceURL, mainDocumentURL: topURL))
+        #expect(!RegistrableDomain.isThirdParty(resourceURL: resourceURL, mainDocumentURL: resourceURL))
+    }
+
+    /// `isThirdParty` against spec §4.3's two steps spelled with the public pieces (``RegistrableDomain/of(host:)``,
+    /// then ``RegistrableDomain/hostMatches(_:registrableDomain:)``), over every ordered pair of a set of
+    /// URLs, twice in different orders (the look-up memo then both hits and misses), including opaque
+    /// hosts with upper case, which the same-host shortcut must leave to the look-up.
+    @Test func thirdPartyFollowsTheDefinition() throws {
+        let urls = try [
+            "https://www.example.co.uk/", "https://cdn.example.co.uk/x.js", "https://example.co.uk.evil.net/",
+            "https://alice.github.io/", "https://bob.github.io/", "https://github.io/", "http://127.0.0.1/",
+            "http://localhost:8000/", "http://[::1]/", "file:///a", "blob:https://example.com/1", "about:blank",
+            "https://example.com/", "https://sub.example.com:8443/", "foo://EXAMPLE.com/x", "foo://EXAMPLE.com/",
+            "foo://example.com/", "foo://Sub.Example.COM/", "https://xn--mnchen-3ya.de/", "data:text/html,x",
+        ].map { try #require(WebURL($0)) }
+        func definition(_ resource: WebURL, _ top: WebURL?) -> Bool {
+            let host = resource.host ?? ""
+            guard let domain = top.flatMap({ RegistrableDomain.of(host: $0.host ?? "") }) else { return !host.isEmpty }
+            return !RegistrableDomain.hostMatches(host, registrableDomain: domain)
+        }
+        for order in [urls, urls.reversed()] {
+            for top in order {
+                for resource in order {
+                    let answer = RegistrableDomain.isThirdParty(resourceURL: resource, mainDocumentURL: top)
+                    #expect(answer == definition(resource, top), "\(resource) on \(top)")
+                }
+            }
+        }
+    }
+
     /// Field requests whose stated `loadType` contradicts `ResourceLoadInfo::isThirdParty` as WebKit's source
     /// has it (`!RegistrableDomain(mainDocumentURL).matches(resourceURL)`; an empty resource host never
     /// matches a non-null top domain). B041's `about:blank` frame is marked first-party by source reading,

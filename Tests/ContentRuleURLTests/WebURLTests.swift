@@ -18,6 +18,9 @@ struct WebURLTests {
         }
         #expect(url.serialization == expected.href)
         #expect(url.scheme == expected.scheme)
+        #expect(url.hasScheme(expected.scheme))
+        #expect(!url.hasScheme(expected.scheme + "x"))
+        #expect(!url.hasScheme(String(expected.scheme.dropLast())))
         #expect(url.username == expected.username)
         #expect(url.password == expected.password)
         #expect(url.host == expected.host)
