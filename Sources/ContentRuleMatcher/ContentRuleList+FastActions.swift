@@ -7,17 +7,19 @@ extension ContentRuleList {
     /// The actions this list takes for `load` (WebKit `actionsFromContentRuleList`, spec §4.5–§4.8).
     ///
     /// Same answer as ``referenceActions(for:)``, found without trying every rule:
-    /// - what depends only on the top URL and the load's flags — which domain and top-URL conditions
-    ///   hold, and which universal rules (url-filter matching everything) fire — is computed once per
-    ///   distinct (top URL, flags) and cached (``TopURLEntry``);
+    /// - what depends only on the top URL — which domain and top-URL conditions hold — is computed
+    ///   once per distinct top URL (``TopURLConditions``), and which universal rules (url-filter
+    ///   matching everything) fire once per distinct (top URL, flags) from it (``TopURLEntry``); both
+    ///   are cached;
     /// - the lower-cased URL is scanned once for the 4-byte grams of the rules' required literals
     ///   (the file's literal index); only those rules, the rules whose `if-domain` entries matched,
     ///   and the few always-checked rules are tried, in rule order: flags first, then the literal or
     ///   PCRE2 url-filter (PCRE2 only after the required literal was found; a rule from the literal
     ///   index has its literal compared where its gram occurs, not searched for), then the condition.
     ///
-    /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL and
-    ///   flags, O(top URL length + universal rules).
+    /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL,
+    ///   O(top URL length × its dots + top-URL condition values), and once per distinct (top URL,
+    ///   flags), O(universal rules) at most (O(1) when no universal rule's condition matched).
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
         actions(for: load, scratch: PCRE2Scratch.forCurrentThread)
     }
@@ -28,9 +30,10 @@ extension ContentRuleList {
         var top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""
         let flags = LoadFlags(load)
-        let entry = topURLCache.entry(top: top, flags: flags) {
-            top.withUTF8 { TopURLEntry(list: self, top: $0, flags: flags, scratch: scratch) }
-        }
+        let entry = topURLCache.entry(
+            top: top, flags: flags,
+            conditions: { top.withUTF8 { TopURLConditions(list: self, top: $0, scratch: scratch) } },
+            make: { TopURLEntry(list: self, conditions: $0, flags: flags) })
         var fired: [Int32] = []
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in

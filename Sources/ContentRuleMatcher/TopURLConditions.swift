@@ -3,26 +3,23 @@ import ContentRuleModel
 import PCRE2Support
 import Synchronization
 
-/// What a list decides from the top URL and the load's flags alone, computed once per distinct
-/// (top URL, flags) and shared by every request with the same pair (WebKit caches its top-URL
-/// actions per top URL the same way, `ContentExtension::topURLActions`).
-final class TopURLEntry: Sendable {
+/// What a list decides from the top URL alone, whatever the load's flags: which rules' domain or
+/// top-URL conditions have a matching value. Computed once per distinct top URL (the costly part:
+/// domain look-ups and the PCRE2 searches of top-URL conditions) and shared by the ``TopURLEntry``
+/// of each flag combination.
+final class TopURLConditions: Sendable {
     /// Rules whose domain or top-URL condition has a matching value (before `if`/`unless`), ascending.
     let conditionMatches: [Int32]
     /// Rules reached through their `if-domain` entries that have a matching entry, ascending.
     let domainCandidates: [Int32]
-    /// Universal rules (url-filter matches everything) that fire for these flags, ascending.
-    let universalRules: [Int32]
-    /// Their action slots, ascending and unique.
-    let universalSlots: [UInt32]
-    /// The `ignore-previous-rules` / `ignore-following-rules` / `block` slots among them, ascending.
-    let ignorePreviousSlots: [UInt32]
-    let ignoreFollowingSlots: [UInt32]
-    let blockSlots: [UInt32]
-    /// The slots among them that are not `css-display-none`, ascending.
-    let nonSelectorSlots: [UInt32]
+    /// Universal rules with an `if-*` condition that has a matching value: they fire for the flags
+    /// they admit. Ascending.
+    let firingUniversal: [Int32]
+    /// Universal rules of the baselines (no condition, or `unless-*`) whose condition has a matching
+    /// value: they do not fire for the flags they admit. Ascending.
+    let excludedUniversal: [Int32]
 
-    init(list: ContentRuleList, top: UnsafeBufferPointer<UInt8>, flags: LoadFlags, scratch: PCRE2Scratch) {
+    init(list: ContentRuleList, top: UnsafeBufferPointer<UInt8>, scratch: PCRE2Scratch) {
         let rules = list.rules
         var matches = DomainLookup.matchingRules(rules, top: top)
         var extra: [Int32] = []
@@ -42,16 +39,47 @@ final class TopURLEntry: Sendable {
             let record = rules.rule(Int(rule))
             if record.entry == 1 {
                 candidates.append(rule)
-            } else if record.entry == 3, let condition = record.condition, !rules.condition(condition).kind.isInverted,
-                ContentRuleList.flagsAdmit(record, flags)
-            {
+            } else if record.entry == 3, let condition = record.condition, !rules.condition(condition).kind.isInverted {
                 firing.append(rule)
             }
         }
         domainCandidates = candidates
+        firingUniversal = firing
+        excludedUniversal = matches.filter { SortedRules.contains(list.universal, $0) }
+    }
+}
+
+/// What a list decides from the top URL and the load's flags alone, computed once per distinct
+/// (top URL, flags) from the top URL's ``TopURLConditions`` and the flags' ``UniversalBaseline``, and
+/// shared by every request with the same pair (WebKit caches its top-URL actions per top URL the same
+/// way, `ContentExtension::topURLActions`).
+final class TopURLEntry: Sendable {
+    /// Rules whose domain or top-URL condition has a matching value (before `if`/`unless`), ascending.
+    let conditionMatches: [Int32]
+    /// Rules reached through their `if-domain` entries that have a matching entry, ascending.
+    let domainCandidates: [Int32]
+    /// Universal rules (url-filter matches everything) that fire for these flags, ascending.
+    let universalRules: [Int32]
+    /// Their action slots, ascending and unique.
+    let universalSlots: [UInt32]
+    /// The `ignore-previous-rules` / `ignore-following-rules` / `block` slots among them, ascending.
+    let ignorePreviousSlots: [UInt32]
+    let ignoreFollowingSlots: [UInt32]
+    let blockSlots: [UInt32]
+    /// The slots among them that are not `css-display-none`, ascending.
+    let nonSelectorSlots: [UInt32]
+
+    /// - Complexity: O(1) when no universal rule's condition matched the top URL (most top URLs);
+    ///   else O(universal rules admitted by `flags`).
+    init(list: ContentRuleList, conditions: TopURLConditions, flags: LoadFlags) {
+        let rules = list.rules
+        conditionMatches = conditions.conditionMatches
+        domainCandidates = conditions.domainCandidates
+        let firing = conditions.firingUniversal.filter { ContentRuleList.flagsAdmit(rules.rule(Int($0)), flags) }
+        let excluded = conditions.excludedUniversal.filter {
+            ContentRuleList.flagsAdmit(rules.rule(Int($0)), flags)
+        }
         let baseline = list.universalBaseline(flags)
-        var excluded: [Int32] = []
-        for rule in matches where SortedRules.contains(baseline.rules, rule) { excluded.append(rule) }
         if firing.isEmpty && excluded.isEmpty {
             universalRules = baseline.rules
             universalSlots = baseline.slots
@@ -127,10 +155,11 @@ extension ContentRuleList {
     }
 }
 
-/// The per-list cache of ``TopURLEntry`` values, keyed by top URL and load flags. Bounded: when it
-/// holds `capacity` entries it starts over. The entries found last (a few, one per flag combination
-/// a page's loads use) are checked first: a page's loads come in runs with one top URL and a handful
-/// of resource types, and comparing flags and two strings is cheaper than hashing one.
+/// The per-list cache of ``TopURLEntry`` values, keyed by top URL and load flags, and of
+/// ``TopURLConditions``, keyed by top URL. Bounded: a table that holds its capacity starts over. The
+/// entries found last (a few, one per flag combination a page's loads use) are checked first: a page's
+/// loads come in runs with one top URL and a handful of resource types, and comparing flags and two
+/// strings is cheaper than hashing one.
 final class TopURLCache: Sendable {
     struct Key: Hashable, Sendable {
         var top: String
@@ -138,6 +167,7 @@ final class TopURLCache: Sendable {
     }
     private struct State {
         var table: [Key: TopURLEntry] = [:]
+        var conditions: [String: TopURLConditions] = [:]
         /// The last entries found, at most ``recentCapacity``; the oldest is replaced.
         var recent: [(key: Key, entry: TopURLEntry)] = []
         var nextRecent = 0
@@ -151,32 +181,53 @@ final class TopURLCache: Sendable {
             }
         }
     }
-    static let capacity = 4096
+    /// At most this many (top URL, flags) entries (a few hundred bytes each: their arrays are shared
+    /// with the flags' baseline unless a universal rule's condition matched) …
+    static let capacity = 8192
+    /// … and this many top URLs' conditions.
+    static let conditionsCapacity = 4096
     static let recentCapacity = 8
     private let state = Mutex(State())
 
-    func entry(top: String, flags: LoadFlags, make: () -> TopURLEntry) -> TopURLEntry {
-        let found = state.withLock { state -> TopURLEntry? in
+    /// The entry of (`top`, `flags`): cached, or made by `make` from the top URL's conditions, cached
+    /// or made by `conditions` (the costly part, once per top URL whatever the flags).
+    func entry(
+        top: String, flags: LoadFlags, conditions makeConditions: () -> TopURLConditions,
+        make: (TopURLConditions) -> TopURLEntry
+    ) -> TopURLEntry {
+        let found = state.withLock { state -> Lookup in
             // By index: a `for recent in` loop would copy (retain) each key and entry it looks at.
             for index in state.recent.indices
             where state.recent[index].key.flags == flags && state.recent[index].key.top == top {
-                return state.recent[index].entry
+                return .found(state.recent[index].entry)
             }
             let key = Key(top: top, flags: flags)
-            guard let entry = state.table[key] else { return nil }
+            guard let entry = state.table[key] else { return .missing(state.conditions[top]) }
             state.remember(key, entry)
-            return entry
+            return .found(entry)
         }
-        if let found { return found }
-        let made = make()
+        let conditions: TopURLConditions
+        switch found {
+        case .found(let entry): return entry
+        case .missing(let cached): conditions = cached ?? makeConditions()
+        }
+        let made = make(conditions)
         let key = Key(top: top, flags: flags)
         state.withLock {
             if $0.table.count >= Self.capacity { $0.table.removeAll(keepingCapacity: true) }
+            if $0.conditions.count >= Self.conditionsCapacity { $0.conditions.removeAll(keepingCapacity: true) }
             $0.table[key] = made
+            $0.conditions[top] = conditions
             $0.remember(key, made)
         }
         return made
     }
+}
+
+/// What ``TopURLCache`` holds for a (top URL, flags): the entry, or at least the top URL's conditions.
+private enum Lookup {
+    case found(TopURLEntry)
+    case missing(TopURLConditions?)
 }
 
 /// Sorted-array helpers for rule numbers and slots (ascending arrays, no duplicates unless said).
