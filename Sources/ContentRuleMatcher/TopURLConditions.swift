@@ -58,9 +58,12 @@ final class TopURLEntry: Sendable {
     let conditionMatches: [Int32]
     /// Rules reached through their `if-domain` entries that have a matching entry, ascending.
     let domainCandidates: [Int32]
-    /// Universal rules (url-filter matches everything) that fire for these flags, ascending.
-    let universalRules: [Int32]
-    /// Their action slots, ascending and unique.
+    /// The baseline's universal rules, those of them whose `unless-*` condition matched, and the
+    /// universal rules whose `if-*` condition matched, for these flags; ascending.
+    private let baselineRules: [Int32]
+    private let excludedRules: [Int32]
+    private let firingRules: [Int32]
+    /// Action slots of the universal rules that fire for these flags, ascending and unique.
     let universalSlots: [UInt32]
     /// The `ignore-previous-rules` / `ignore-following-rules` / `block` slots among them, ascending.
     let ignorePreviousSlots: [UInt32]
@@ -69,8 +72,15 @@ final class TopURLEntry: Sendable {
     /// The slots among them that are not `css-display-none`, ascending.
     let nonSelectorSlots: [UInt32]
 
+    /// Universal rules (url-filter matches everything) that fire for these flags, ascending. Built
+    /// when read (only ``ContentRuleListActions/firedRules`` reads it).
+    var universalRules: [Int32] {
+        SortedRules.union(firingRules, SortedRules.subtracting(baselineRules, excludedRules))
+    }
+
     /// - Complexity: O(1) when no universal rule's condition matched the top URL (most top URLs);
-    ///   else O(universal rules admitted by `flags`).
+    ///   else O(k log n) for the k matched rules plus copies of the baseline's n slots (no per-slot
+    ///   work on the baseline).
     init(list: ContentRuleList, conditions: TopURLConditions, flags: LoadFlags) {
         let rules = list.rules
         conditionMatches = conditions.conditionMatches
@@ -80,8 +90,10 @@ final class TopURLEntry: Sendable {
             ContentRuleList.flagsAdmit(rules.rule(Int($0)), flags)
         }
         let baseline = list.universalBaseline(flags)
+        baselineRules = baseline.rules
+        excludedRules = excluded
+        firingRules = firing
         if firing.isEmpty && excluded.isEmpty {
-            universalRules = baseline.rules
             universalSlots = baseline.slots
             ignorePreviousSlots = baseline.ignorePreviousSlots
             ignoreFollowingSlots = baseline.ignoreFollowingSlots
@@ -89,19 +101,33 @@ final class TopURLEntry: Sendable {
             nonSelectorSlots = baseline.nonSelectorSlots
             return
         }
-        var kept = baseline.rules
-        if !excluded.isEmpty { kept.removeAll { SortedRules.contains(excluded, $0) } }
-        universalRules = SortedRules.union(firing, kept)
-        let firingSlots = SortedRules.sortedUnique(firing.map { rules.rule(Int($0)).actionSlot })
-        // Without exclusions the baseline's slots stay and the firing rules' slots are merged in;
-        // an excluded rule may share its slot with a kept one, so exclusions recompute the slots.
-        let slots =
-            excluded.isEmpty
-            ? SortedRules.union(baseline.slots, firingSlots)
-            : SortedRules.sortedUnique(universalRules.map { rules.rule(Int($0)).actionSlot })
-        universalSlots = slots
-        (ignorePreviousSlots, ignoreFollowingSlots, blockSlots, nonSelectorSlots) = UniversalBaseline.classify(
-            slots, rules)
+        // A baseline slot goes when every baseline rule that has it is excluded (excluded rules are
+        // baseline rules: universal, no condition or `unless-*`, admitted by the flags).
+        var removed: [UInt32] = []
+        let excludedSlots = excluded.map { rules.rule(Int($0)).actionSlot }.sorted()
+        var start = 0
+        while start < excludedSlots.count {
+            var end = start + 1
+            while end < excludedSlots.count && excludedSlots[end] == excludedSlots[start] { end += 1 }
+            let index = SortedRules.lowerBound(baseline.slots, excludedSlots[start])
+            if index < baseline.slots.count && baseline.slots[index] == excludedSlots[start]
+                && Int(baseline.slotRuleCounts[index]) <= end - start
+            {
+                removed.append(excludedSlots[start])
+            }
+            start = end
+        }
+        // Then the firing rules' slots are added, classified the same way.
+        let added = SortedRules.sortedUnique(firing.map { rules.rule(Int($0)).actionSlot })
+        let addedKinds = UniversalBaseline.classify(added, rules)
+        func adjusted(_ slots: [UInt32], _ extra: [UInt32]) -> [UInt32] {
+            SortedRules.union(SortedRules.subtracting(slots, removed), extra)
+        }
+        universalSlots = adjusted(baseline.slots, added)
+        ignorePreviousSlots = adjusted(baseline.ignorePreviousSlots, addedKinds.ignorePrevious)
+        ignoreFollowingSlots = adjusted(baseline.ignoreFollowingSlots, addedKinds.ignoreFollowing)
+        blockSlots = adjusted(baseline.blockSlots, addedKinds.blocks)
+        nonSelectorSlots = adjusted(baseline.nonSelectorSlots, addedKinds.nonSelector)
     }
 }
 
@@ -110,6 +136,8 @@ final class TopURLEntry: Sendable {
 struct UniversalBaseline: Sendable {
     let rules: [Int32]
     let slots: [UInt32]
+    /// How many of ``rules`` have each slot of ``slots`` (same indexes).
+    let slotRuleCounts: [UInt32]
     let ignorePreviousSlots: [UInt32]
     let ignoreFollowingSlots: [UInt32]
     let blockSlots: [UInt32]
@@ -118,7 +146,20 @@ struct UniversalBaseline: Sendable {
     init(list: ContentRuleList, flags: LoadFlags) {
         let records = list.rules
         rules = list.universal.filter { ContentRuleList.flagsAdmit(records.rule(Int($0)), flags) }
-        slots = SortedRules.sortedUnique(rules.map { records.rule(Int($0)).actionSlot })
+        var all = rules.map { records.rule(Int($0)).actionSlot }
+        all.sort()
+        var slots: [UInt32] = []
+        var counts: [UInt32] = []
+        for slot in all {
+            if slots.last == slot {
+                counts[counts.count - 1] += 1
+            } else {
+                slots.append(slot)
+                counts.append(1)
+            }
+        }
+        self.slots = slots
+        slotRuleCounts = counts
         (ignorePreviousSlots, ignoreFollowingSlots, blockSlots, nonSelectorSlots) = Self.classify(slots, records)
     }
 
@@ -237,9 +278,10 @@ enum SortedRules {
         return index < values.count && values[index] == value
     }
 
-    /// Index of the first element not below `value` (specialized for `Int32` rules and `UInt32` slots).
-    static func lowerBound<T: BinaryInteger>(_ values: [T], _ value: T) -> Int {
-        var low = 0
+    /// Index of the first element at or after `from` not below `value` (specialized for `Int32` rules
+    /// and `UInt32` slots).
+    static func lowerBound<T: BinaryInteger>(_ values: [T], _ value: T, from: Int = 0) -> Int {
+        var low = from
         var high = values.count
         while low < high {
             let middle = (low + high) >> 1
@@ -248,12 +290,24 @@ enum SortedRules {
         return low
     }
 
-    /// Linear merge of two ascending arrays without duplicates.
+    /// Union of two ascending arrays without duplicates. When `b` is much shorter than `a`, `a` is
+    /// copied in runs between `b`'s values (O(|b| log |a|) searches plus a copy), else merged.
     static func union<T: BinaryInteger>(_ a: [T], _ b: [T]) -> [T] {
         if b.isEmpty { return a }
         if a.isEmpty { return b }
         var result: [T] = []
         result.reserveCapacity(a.count + b.count)
+        if b.count * 16 < a.count {
+            var from = 0
+            for value in b {
+                let index = lowerBound(a, value, from: from)
+                result.append(contentsOf: a[from..<index])
+                if index == a.count || a[index] != value { result.append(value) }
+                from = index
+            }
+            result.append(contentsOf: a[from...])
+            return result
+        }
         var i = 0
         var j = 0
         while i < a.count || j < b.count {
@@ -268,6 +322,22 @@ enum SortedRules {
             }
             if result.last != next { result.append(next) }
         }
+        return result
+    }
+
+    /// `a` without the values of `b` (both ascending, without duplicates): `a` copied in runs between
+    /// the removed values, O(|b| log |a|) searches plus a copy.
+    static func subtracting<T: BinaryInteger>(_ a: [T], _ b: [T]) -> [T] {
+        if b.isEmpty || a.isEmpty { return a }
+        var result: [T] = []
+        result.reserveCapacity(a.count)
+        var from = 0
+        for value in b {
+            let index = lowerBound(a, value, from: from)
+            result.append(contentsOf: a[from..<index])
+            from = index < a.count && a[index] == value ? index + 1 : index
+        }
+        result.append(contentsOf: a[from...])
         return result
     }
 

@@ -1,7 +1,9 @@
-import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
+import TestSupport
 import Testing
+
+@testable import ContentRuleMatcher
 
 /// The fast matcher computes a top URL's conditions once (`TopURLConditions`) and, from them, the
 /// universal rules that fire for each flag combination (`TopURLEntry`), both cached: the same rules
@@ -62,5 +64,28 @@ import Testing
         // Every rule fires on some load and none on all: the answers depend on top URL and flags.
         #expect(fired == Set(0..<UInt32(7)))
         #expect(firedEverywhere?.isEmpty == true)
+    }
+}
+
+/// The sorted-array operations the cached entries are built with, against `Set` on seeded random
+/// arrays: both ways of `union` (runs copied between a short array's values, or a merge) and
+/// `subtracting`, with values present and absent, at the ends and repeated across calls.
+@Suite struct SortedRulesTests {
+    @Test func unionAndSubtractingAgreeWithSets() {
+        var random = SeededGenerator(seed: 20_261_201)
+        for _ in 0..<400 {
+            let a = Set(
+                (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt32.random(in: 0...500, using: &random) }
+            )
+            .sorted()
+            let b = Set(
+                (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt32.random(in: 0...500, using: &random) }
+            )
+            .sorted()
+            #expect(SortedRules.union(a, b) == Set(a).union(b).sorted())
+            #expect(SortedRules.union(b, a) == Set(a).union(b).sorted())
+            #expect(SortedRules.subtracting(a, b) == Set(a).subtracting(b).sorted())
+            #expect(SortedRules.subtracting(b, a) == Set(b).subtracting(a).sorted())
+        }
     }
 }
