@@ -200,10 +200,10 @@ extension ContentRuleList {
 extension ContentRuleList {
     /// Whether `needle` occurs in `subject`, given where a 4-byte gram first occurs in the lower-cased
     /// URL (the literal index's hit): when the needle (ASCII lower-cased) holds that gram at offset `k`,
-    /// each occurrence of the needle at `s` puts the gram at `s + k`, so the needle is compared only at
-    /// `r - k` for the occurrences `r` of the gram, the first being `gram.at` and the next searched for
-    /// only when the gram may occur again (``GramHit/repeated``). Otherwise, as
-    /// ``exactLiteralMatches(_:_:byteCounts:)`` searches: ``contains(_:_:byteCounts:)``.
+    /// an occurrence of the needle with its gram at the first occurrence `gram.at` starts at
+    /// `gram.at - k`, so the needle is compared there. When the gram may occur again
+    /// (``GramHit/repeated``), or the needle does not hold the gram, the needle is searched for as
+    /// ``exactLiteralMatches(_:_:byteCounts:)`` does: ``contains(_:_:byteCounts:)``.
     ///
     /// - Parameter subject: the URL (for a case-sensitive needle) or `lowered.bytes`; the needle's case.
     /// - Complexity: O(needle length) plus O(URL length) when the gram occurs more than once.
@@ -245,34 +245,10 @@ extension ContentRuleList {
         guard first <= last else { return false }
         if first >= k && matches(at: first) { return true }
         guard hit.repeated & IndexHash.gramRepeatBit(gram) != 0 else { return false }
-        let g0 = Int(gram & 0xFF)
-        let g1 = Int(gram >> 8 & 0xFF)
-        let g2 = Int(gram >> 16 & 0xFF)
-        let g3 = Int(gram >> 24)
-        // The gram's rarest byte (offset `j` in the gram) finds its next occurrences with `memchr`; the
-        // gram occurs at most as often as that byte, and `left` counts the byte's occurrences not yet
-        // passed (at least those after the current one).
-        let counts = lowered.byteCounts
-        var j = 0
-        var left = counts[g0]
-        if counts[g1] < left { (j, left) = (1, counts[g1]) }
-        if counts[g2] < left { (j, left) = (2, counts[g2]) }
-        if counts[g3] < left { (j, left) = (3, counts[g3]) }
-        let anchor = Int32(truncatingIfNeeded: gram >> UInt32(j * 8) & 0xFF)
-        guard let base = url.baseAddress else { return false }
-        var at = first
-        while true {
-            // The next occurrence of the gram.
-            repeat {
-                left -= 1
-                at += 1
-                guard left > 0, at <= last, let found = memchr(base + at + j, anchor, last - at + 1) else {
-                    return false
-                }
-                at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - j
-            } while url.u32(at) != gram
-            if at >= k && matches(at: at) { return true }
-        }
+        // The gram occurs again: a search anchored on the needle's rarest byte (with the byte counts,
+        // an absent byte answers at once). Following the gram's own occurrences instead costs one
+        // compare per occurrence and candidate: quadratic on a URL repeating a common gram (`/ad/…`).
+        return contains(subject, needle, byteCounts: caseSensitive ? nil : lowered.byteCounts)
     }
 }
 
