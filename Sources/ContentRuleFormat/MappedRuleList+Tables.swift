@@ -72,12 +72,17 @@ public struct PatternRecord {
     @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
     public var required: UnsafeBufferPointer<UInt8>
+    /// A PCRE2 pattern that, for a URL to match, needs ``required`` just after the URL's `://` (the
+    /// scheme all of the letters `hpstw`) or just after the first label there and its dot: it begins
+    /// with the host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells ``required``.
+    public var hostAnchored: Bool
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
         dotsUnescaped: Bool, coded: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
-        required: UnsafeBufferPointer<UInt8>
+        required: UnsafeBufferPointer<UInt8>, hostAnchored: Bool
     ) {
+        self.hostAnchored = hostAnchored
         self.coded = coded
         self.templates = templates
         self.kind = kind
@@ -138,7 +143,8 @@ extension MappedRuleList {
             dotsUnescaped: flags & 8 != 0, coded: flags & 16 != 0,
             text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
             templates: required,
-            required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
+            required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)),
+            hostAnchored: flags & 32 != 0)
     }
 
     @inlinable func template(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
