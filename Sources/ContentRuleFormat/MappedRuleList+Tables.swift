@@ -131,7 +131,7 @@ extension MappedRuleList {
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
-    @inlinable public func pattern(_ id: Int) -> PatternRecord {
+    @inlinable @inline(__always) public func pattern(_ id: Int) -> PatternRecord {
         let offset = sections.patterns.offset + id * 16
         let strings = sections.strings.offset
         let packed = bytes.u32(offset + 4)
