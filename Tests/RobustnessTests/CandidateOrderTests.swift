@@ -36,7 +36,7 @@ import Testing
 
     @Test func sameRulesAndActionsAsTheReferenceMatcher() throws {
         let list = try #require(Hostile.compile(Self.json).list)
-        var firedByReference = Set<Int32>()
+        var firedByReference = Set<UInt32>()
         for url in Self.urls {
             let load = try #require(Hostile.script(url, top: "https://site.test/"))
             let fast = list.actions(for: load)
@@ -45,6 +45,6 @@ import Testing
             #expect(fast == reference, "\(url)")
             firedByReference.formUnion(reference.firedRules)
         }
-        #expect(firedByReference == Set(Self.rules.indices.map { Int32($0) }))
+        #expect(firedByReference == Set(Self.rules.indices.map { UInt32($0) }))
     }
 }
