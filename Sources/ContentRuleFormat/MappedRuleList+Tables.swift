@@ -281,7 +281,7 @@ extension MappedRuleList {
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
         let filter = gramFilter
-        var seen = SeenSlots()
+        var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         var at = 3
         while at < url.count {
@@ -374,6 +374,11 @@ struct SeenSlots {
     /// Power-of-two hash set of the later slots, -1 = empty; at most half full; allocated when needed.
     private var set: [Int] = []
     private var count = 0
+    /// The set's size when first needed (a power of two): larger for a long URL, which hits many
+    /// distinct grams, so that it does not double several times.
+    private let firstSetSize: Int
+
+    init(firstSetSize: Int = 32) { self.firstSetSize = firstSetSize }
 
     /// Records `slot`; false when it was recorded before.
     /// - Complexity: O(1) amortized (a filter test, up to 16 compares, then a hash probe; the set
@@ -402,7 +407,7 @@ struct SeenSlots {
             inlineCount += 1
             return true
         }
-        if set.isEmpty { set = [Int](repeating: -1, count: 32) }
+        if set.isEmpty { set = [Int](repeating: -1, count: firstSetSize) }
         _ = add(slot)
         if count * 2 > set.count {
             let old = set
