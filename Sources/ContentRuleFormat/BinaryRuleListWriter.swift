@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// Builds the sections of a version-3 binary rule list from a compiled rule list: the tables the
+/// Builds the sections of a version-4 binary rule list from a compiled rule list: the tables the
 /// matcher reads in place (rules, patterns, conditions, domains, actions) and its indexes (literal
 /// grams, domain hash table and postings, the universal and always-checked lists).
 ///
@@ -193,8 +193,17 @@ struct BinaryRuleListWriter {
         patterns.append(flags)
         patterns.append(u32: UInt32(text.utf8.count))
         patterns.append(text)
-        // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII.
-        if let required = pattern.requiredLiteral { patterns.appendLowercasedASCII(required) }
+        // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII. A
+        // host-anchored PCRE2 text's literal after the anchor replaces one too short for the literal
+        // index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`): the matcher checks it in place.
+        let required = pattern.requiredLiteral.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : 0 } ?? 0
+        if kind == .regex, required < IndexHash.gramLength, let head = Self.hostAnchorHead(Array(text.utf8)[...]),
+            !head.isEmpty
+        {
+            patterns.append(head)
+        } else if let required = pattern.requiredLiteral {
+            patterns.appendLowercasedASCII(required)
+        }
         return UInt32(patterns.finish().id)
     }
 
@@ -219,6 +228,48 @@ struct BinaryRuleListWriter {
     /// too, so a longer one is cut to ``Layout/maximumRequiredLength``.
     private func required(_ id: Int) -> ArraySlice<UInt8> {
         patterns.bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+    }
+
+    /// Whether the PCRE2 text `text` is ``Layout/hostAnchor`` followed by `required` (lower-cased,
+    /// not empty), that is `required` begins its ``hostAnchorHead(_:)``: then a URL it matches holds
+    /// `required` just after the scheme's `://` or just after the first label's dot
+    /// (``Layout/patternHostAnchored``).
+    static func isHostAnchored(_ text: ArraySlice<UInt8>, _ required: ArraySlice<UInt8>) -> Bool {
+        guard !required.isEmpty, let head = hostAnchorHead(text) else { return false }
+        return head.starts(with: required)
+    }
+
+    /// The literal a PCRE2 text without `|` spells just after ``Layout/hostAnchor`` (lower-cased; `nil`
+    /// when the text does not begin so): its bytes spelled as themselves (ASCII, not PCRE2 syntax) or
+    /// as `\\` and ASCII punctuation, up to the first other byte, without the last one when a `?`, `*`
+    /// or `{` may make it optional. Every URL the text matches holds it after the anchor.
+    static func hostAnchorHead(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        let anchor = Layout.hostAnchor
+        guard text.starts(with: anchor), !text.contains(UInt8(ascii: "|")) else { return nil }
+        let special = Set("\\^$.|?*+()[]{}".utf8)
+        var head: [UInt8] = []
+        var index = text.startIndex + anchor.count
+        while index < text.endIndex {
+            var spelled = text[index]
+            if spelled == UInt8(ascii: "\\") {
+                // An escaped punctuation byte stands for itself (`\\d`, `\\x{..}` and the like do not).
+                guard index + 1 < text.endIndex, text[index + 1] < 0x80,
+                    !RequiredLiteral.isAlphanumeric(text[index + 1])
+                else { break }
+                index += 1
+                spelled = text[index]
+            } else if special.contains(spelled) || spelled >= 0x80 {
+                break
+            }
+            head.append(RequiredLiteral.lowercased(spelled))
+            index += 1
+        }
+        if index < text.endIndex, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(text[index]),
+            !head.isEmpty
+        {
+            head.removeLast()
+        }
+        return head
     }
 
     /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
@@ -260,6 +311,9 @@ struct BinaryRuleListWriter {
                 regexIndex += 1
             }
             var flags = bytes[start + 1]
+            if kind == Layout.PatternKind.regex.rawValue, Self.isHostAnchored(bytes[textRange(id)], required(id)) {
+                flags |= Layout.patternHostAnchored
+            }
             var stored = bytes[text]
             if kind == Layout.PatternKind.regex.rawValue, let unescaped = Self.unescapedDots(stored) {
                 stored = unescaped[...]

@@ -72,12 +72,17 @@ public struct PatternRecord {
     @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
     public var required: UnsafeBufferPointer<UInt8>
+    /// A PCRE2 pattern that, for a URL to match, needs ``required`` just after the URL's `://` (the
+    /// scheme all of the letters `hpstw`) or just after the first label there and its dot: it begins
+    /// with the host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells ``required``.
+    public var hostAnchored: Bool
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
         dotsUnescaped: Bool, coded: Bool, text: UnsafeBufferPointer<UInt8>, templates: UInt32,
-        required: UnsafeBufferPointer<UInt8>
+        required: UnsafeBufferPointer<UInt8>, hostAnchored: Bool
     ) {
+        self.hostAnchored = hostAnchored
         self.coded = coded
         self.templates = templates
         self.kind = kind
@@ -126,7 +131,7 @@ extension MappedRuleList {
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
-    @inlinable public func pattern(_ id: Int) -> PatternRecord {
+    @inlinable @inline(__always) public func pattern(_ id: Int) -> PatternRecord {
         let offset = sections.patterns.offset + id * 16
         let strings = sections.strings.offset
         let packed = bytes.u32(offset + 4)
@@ -138,7 +143,8 @@ extension MappedRuleList {
             dotsUnescaped: flags & 8 != 0, coded: flags & 16 != 0,
             text: bytes.buffer(strings + Int(bytes.u32(offset)), Int(packed & 0xFF_FFFF)),
             templates: required,
-            required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)))
+            required: bytes.buffer(strings + Int(bytes.u32(offset + 8)), Int(required & 0xFF)),
+            hostAnchored: flags & 32 != 0)
     }
 
     @inlinable func template(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
@@ -275,7 +281,7 @@ extension MappedRuleList {
         let table = sections.literalHash.offset
         let postings = sections.literalPostings.offset
         let filter = gramFilter
-        var seen = SeenSlots()
+        var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         var at = 3
         while at < url.count {
@@ -368,6 +374,11 @@ struct SeenSlots {
     /// Power-of-two hash set of the later slots, -1 = empty; at most half full; allocated when needed.
     private var set: [Int] = []
     private var count = 0
+    /// The set's size when first needed (a power of two): larger for a long URL, which hits many
+    /// distinct grams, so that it does not double several times.
+    private let firstSetSize: Int
+
+    init(firstSetSize: Int = 32) { self.firstSetSize = firstSetSize }
 
     /// Records `slot`; false when it was recorded before.
     /// - Complexity: O(1) amortized (a filter test, up to 16 compares, then a hash probe; the set
@@ -396,7 +407,7 @@ struct SeenSlots {
             inlineCount += 1
             return true
         }
-        if set.isEmpty { set = [Int](repeating: -1, count: 32) }
+        if set.isEmpty { set = [Int](repeating: -1, count: firstSetSize) }
         _ = add(slot)
         if count * 2 > set.count {
             let old = set

@@ -286,8 +286,9 @@ struct Validator {
             let packed = bytes.u32(offset &+ 4)
             let required = bytes.u32(offset &+ 12)
             guard UInt64(bytes.u32(offset)) + UInt64(packed & 0xFF_FFFF) <= stringsEnd,
-                // Bits 30–31: 0, or 1 (coded) for a PCRE2 pattern (kind 2, the only one with kind >> 1 = 1).
-                packed >> 24 & 3 <= kinds, packed >> 30 <= packed >> 25 & 1,
+                // Bits 30 (coded) and 31 (host-anchored): set only for a PCRE2 pattern (kind 2, the only one
+                // with kind >> 1 = 1).
+                packed >> 24 & 3 <= kinds, packed >> 30 & 1 <= packed >> 25 & 1, packed >> 31 <= packed >> 25 & 1,
                 UInt64(bytes.u32(offset &+ 8)) + UInt64(required & 0xFF) <= stringsEnd,
                 (required >> 8 &+ 1) & 0xFFF <= templates, (required >> 20 &+ 1) & 0xFFF <= templates
             else { throw fail(offset, "pattern \(pattern) has an out-of-range field") }

@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// A version-3 binary rule list, read in place from a memory map (or from bytes in memory).
+/// A version-4 binary rule list, read in place from a memory map (or from bytes in memory).
 ///
 /// Opening checks the header, the section table and the checksum, then every offset, index and
 /// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
@@ -206,10 +206,10 @@ public final class MappedRuleList: Sendable {
     }
 }
 
-/// The binary rule list file format, version 3 (see `Documentation/BinaryFormat.md`).
+/// The binary rule list file format, version 4 (see `Documentation/BinaryFormat.md`).
 public enum BinaryRuleList {
     /// The version this build writes and reads.
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     /// The number of sections a file of this version has (its section table's length).
     public static var sectionCount: Int { Layout.Tag.allCases.count }
 

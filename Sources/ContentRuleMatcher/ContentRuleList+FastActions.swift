@@ -13,7 +13,7 @@ extension ContentRuleList {
     ///   are cached;
     /// - the lower-cased URL is scanned once for the 4-byte grams of the rules' required literals
     ///   (the file's literal index); only those rules, the rules whose `if-domain` entries matched,
-    ///   and the few always-checked rules are tried, in rule order: flags first, then the literal or
+    ///   and the few always-checked rules are tried, each once: flags first, then the literal or
     ///   PCRE2 url-filter (PCRE2 only after the required literal was found; a rule from the literal
     ///   index has its literal compared where its gram occurs, not searched for), then the condition.
     ///
@@ -39,19 +39,17 @@ extension ContentRuleList {
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
                     // `rule << 32 | (position + 1)`: where the literal index found the rule's gram first in
-                    // the lower-cased URL; 0 (always-checked and domain candidates) = no position. Sorted,
-                    // a rule's entry without a position comes first and is the one tried.
+                    // the lower-cased URL; 0 (always-checked and domain candidates) = no position. Not
+                    // sorted: each rule reaches the fast matcher one way only (its RULE entry) and the
+                    // index files it under one gram, so each is tried once and each on its own; the few
+                    // that fire are sorted (and any duplicate a damaged file makes removed) after.
                     var candidates: [UInt64] = []
                     candidates.reserveCapacity(alwaysChecked.count + entry.domainCandidates.count + 64)
                     for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
                     for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-                    candidates.sort()
-                    var previous: Int32 = -1
                     for value in candidates {
                         let candidate = Int32(truncatingIfNeeded: value >> 32)
-                        guard candidate != previous else { continue }
-                        previous = candidate
                         let rule = rules.rule(Int(candidate))
                         let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
                         guard Self.flagsAdmit(rule, flags),
@@ -68,6 +66,7 @@ extension ContentRuleList {
                         }
                         fired.append(candidate)
                     }
+                    fired = SortedRules.sortedUnique(fired)
                 }
             }
         }

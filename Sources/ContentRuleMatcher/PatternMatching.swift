@@ -37,27 +37,55 @@ extension ContentRuleList {
             if pattern.caseSensitive { return Self.exactLiteralMatches(pattern, subject, byteCounts: nil) }
             return Self.exactLiteralMatches(pattern, lowered.bytes, byteCounts: lowered.byteCounts)
         case .regex:
-            if let lowered, !pattern.required.isEmpty {
-                let found =
-                    gram.at >= 0
-                    ? Self.containsFromGram(
-                        lowered.bytes, pattern.required, lowered: lowered, gram: gram, caseSensitive: false)
-                    : Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
+            return regexMatches(id, pattern, subject, prefilter: lowered, gram: gram, scratch)
+        }
+    }
+
+    /// ``patternMatches(_:_:prefilter:gram:_:)`` for a PCRE2 pattern (out of line: the literal
+    /// candidates' path stays small): the host anchor and the required literal, then the regex's
+    /// mandatory runs, then PCRE2.
+    @inline(never)
+    func regexMatches(
+        _ id: Int, _ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?,
+        gram: GramHit, _ scratch: PCRE2Scratch
+    ) -> Bool {
+        if let lowered, pattern.hostAnchored, !Self.holdsAfterHostAnchor(pattern.required, lowered) {
+            return false
+        }
+        if let lowered, !pattern.required.isEmpty {
+            let found =
+                gram.at >= 0
+                ? Self.containsFromGram(
+                    lowered.bytes, pattern.required, lowered: lowered, gram: gram, caseSensitive: false)
+                : Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
+            if !found { return false }
+        }
+        let compiled = regexes.patternRegex(id, in: rules)
+        if let lowered {
+            for run in compiled.mandatory {
+                let found = run.withUnsafeBufferPointer {
+                    compiled.caseless
+                        ? Self.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
+                        : Self.contains(subject, $0, byteCounts: nil)
+                }
                 if !found { return false }
             }
-            let compiled = regexes.patternRegex(id, in: rules)
-            if let lowered {
-                for run in compiled.mandatory {
-                    let found = run.withUnsafeBufferPointer {
-                        compiled.caseless
-                            ? Self.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
-                            : Self.contains(subject, $0, byteCounts: nil)
-                    }
-                    if !found { return false }
-                }
-            }
-            return compiled.regex?.matches(subject, scratch: scratch) ?? false
         }
+        return compiled.regex?.matches(subject, scratch: scratch) ?? false
+    }
+
+    /// Whether the lower-cased URL holds `literal` where a host-anchored pattern
+    /// (``PatternRecord/hostAnchored``) needs it: at ``LoweredURL/hostStart`` or
+    /// ``LoweredURL/afterFirstLabel``. False means the pattern's regex cannot match.
+    @inline(__always)
+    static func holdsAfterHostAnchor(_ literal: UnsafeBufferPointer<UInt8>, _ lowered: LoweredURL) -> Bool {
+        let url = lowered.bytes
+        let count = literal.count
+        /// Whether `literal` is in `url` at `at` (-1: nowhere).
+        @inline(__always) func holds(at: Int) -> Bool {
+            at >= 0 && at + count <= url.count && equal(literal, url, at: at, fold: false)
+        }
+        return holds(at: lowered.hostStart) || holds(at: lowered.afterFirstLabel)
     }
 
     /// Whether some value of condition `id` matches `subject` (the top or frame URL), with PCRE2.
@@ -300,6 +328,13 @@ struct LoweredURL {
     let bytes: UnsafeBufferPointer<UInt8>
     /// 256 counts, indexed by byte.
     let byteCounts: UnsafeBufferPointer<Int32>
+    /// Where a host-anchored pattern (``PatternRecord/hostAnchored``, `^[htpsw]+://([a-z0-9-]+\.)?`)
+    /// may continue: just after the `://` that follows the URL's leading run of the letters `hpstw`
+    /// (-1 when the URL does not begin so), and ``afterFirstLabel``: just after the run of letters,
+    /// digits and `-` there and its `.` (-1 when there is no such run or no `.` after it). Each part of
+    /// the anchor can end in one place only (the byte after it is outside its set): no other split.
+    let hostStart: Int
+    let afterFirstLabel: Int
 
     /// ``IndexHash/lowercased(_:)`` of every byte, indexed by byte: one load instead of a compare and
     /// a select in the per-byte loop.
@@ -317,12 +352,43 @@ struct LoweredURL {
                         counts[Int(byte)] &+= 1
                     }
                 }
+                let bytes = UnsafeBufferPointer(rebasing: storage[0..<url.count])
+                let (hostStart, afterFirstLabel) = hostAnchorEnds(bytes)
                 return body(
                     LoweredURL(
-                        bytes: UnsafeBufferPointer(rebasing: storage[0..<url.count]),
-                        byteCounts: UnsafeBufferPointer(counts)))
+                        bytes: bytes, byteCounts: UnsafeBufferPointer(counts), hostStart: hostStart,
+                        afterFirstLabel: afterFirstLabel))
             }
         }
+    }
+}
+
+extension LoweredURL {
+    /// ``hostStart`` and ``afterFirstLabel`` of the lower-cased URL `url`.
+    static func hostAnchorEnds(_ url: UnsafeBufferPointer<UInt8>) -> (hostStart: Int, afterFirstLabel: Int) {
+        let count = url.count
+        var at = 0
+        while at < count, isSchemeLetter(url[at]) { at += 1 }
+        guard at > 0, at + 3 <= count, url[at] == UInt8(ascii: ":"), url[at + 1] == UInt8(ascii: "/"),
+            url[at + 2] == UInt8(ascii: "/")
+        else { return (-1, -1) }
+        at += 3
+        var dot = at
+        while dot < count, isLabelByte(url[dot]) { dot += 1 }
+        guard dot > at, dot < count, url[dot] == UInt8(ascii: ".") else { return (at, -1) }
+        return (at, dot + 1)
+    }
+
+    /// `[hpstw]`, in a lower-cased URL.
+    @inline(__always) private static func isSchemeLetter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "h") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "p") || byte == UInt8(ascii: "s")
+            || byte == UInt8(ascii: "w")
+    }
+
+    /// `[0-9a-z-]`, in a lower-cased URL.
+    @inline(__always) private static func isLabelByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ContentRuleFormat
 
-/// Format version 3 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 6-byte
+/// Format version 4 packs its records (12-byte rules, 16-byte patterns, 4-byte conditions, 6-byte
 /// domain entries, 4-byte actions, 3-byte condition entries, domain postings and domain hash slots,
 /// single literal postings held in the index slot), spells the `\.` of host names as `.` and codes
 /// selectors and PCRE2 texts with symbol tables: everything read back from a written file must equal

@@ -9,7 +9,8 @@ import Testing
     @Test(arguments: [1, 2, 3] as [UInt64]) func insertAnswersLikeASet(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         for distinct in [1, 8, 15, 16, 17, 40, 300] {
-            var seen = SeenSlots()
+            // The set's first size: the default, and the one a long URL's scan starts with.
+            var seen = SeenSlots(firstSetSize: distinct % 2 == 0 ? 32 : 256)
             var reference = Set<Int>()
             // Slots from a pool of `distinct` values, many a multiple of 64 apart, each drawn several times.
             let pool = (0..<distinct).map { $0 * 64 + Int.random(in: 0...2, using: &generator) }

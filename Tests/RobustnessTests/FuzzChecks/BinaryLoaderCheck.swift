@@ -6,7 +6,7 @@ import ContentRuleModel
 import ContentRuleURL
 
 /// Loads a binary rule list from bytes. Inputs that do not start with the file signature are taken
-/// as everything after the 64-byte header (section table and sections) and given a valid version-3
+/// as everything after the 64-byte header (section table and sections) and given a valid version-4
 /// header (sizes, XXH64 checksum), so that mutations reach the section and table validation instead of
 /// stopping at the checksum.
 func fuzzLoadBinaryRuleList(_ bytes: [UInt8]) throws -> ContentRuleList {
