@@ -88,7 +88,9 @@ enum CompileCommand {
         and writes nothing.
 
         OPTIONS:
-          -o, --output OUT  Where to write the binary rule list (required).
+          -o, --output OUT  Where to write the binary rule list (required): a file (a symbolic link is
+                            followed; anything else that is not a regular file is refused, as is the
+                            rule list itself), or `-` for standard output.
           --timings         Print the time of each phase (read, parse, compile, encode, write) and the
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.
@@ -107,6 +109,9 @@ enum CompileCommand {
         guard args.positionals.count == 1 else { throw UsageError("compile takes exactly one rule list") }
         guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
         let path = args.positionals[0]
+        if output != "-" && path != "-" && sameFile(path, output) {
+            throw UsageError("-o \(output) is the rule list being compiled: it would be overwritten")
+        }
         let start = monotonicSeconds()
         var phases: [(String, Double)] = []
         var last = start
@@ -138,10 +143,14 @@ enum CompileCommand {
             return 1
         }
         phase("encode")
-        do {
-            try AtomicFile.write(encoded, to: output)
-        } catch {
-            throw RuntimeError(error.description)
+        if output == "-" {
+            guard Console.outBytes(encoded) else { throw RuntimeError("standard output: write failed") }
+        } else {
+            do {
+                try AtomicFile.write(encoded, to: output)
+            } catch {
+                throw RuntimeError(error.description)
+            }
         }
         phase("write")
         Retained.objects = [bytes, document as Any, parsed, list, encoded]
@@ -155,6 +164,14 @@ enum CompileCommand {
         )
         return 0
     }
+}
+
+/// Whether both paths name one existing file (same device and inode, links followed).
+func sameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
 }
 
 /// Total UTF-8 bytes of the PCRE2 text of every url-filter and condition pattern of `list`.

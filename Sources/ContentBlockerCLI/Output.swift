@@ -20,17 +20,25 @@ enum Console {
 
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
+        text.withUTF8 { _ = write($0, to: descriptor) }
+    }
+
+    /// Writes `bytes` to standard output (a binary rule list for `compile -o -`); false on an error.
+    static func outBytes(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { write($0, to: 1) }
+    }
+
+    private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
             }
+            offset += written
         }
+        return true
     }
 }
 

@@ -10,10 +10,16 @@
 /// then renamed over the destination (atomic on POSIX file systems), and the directory is synced.
 /// A reader therefore sees either the old file or the complete new one, never a partial file, even
 /// if the process is killed mid-write; on any error the temporary file is removed.
+///
+/// Only regular files are replaced: a destination that is a symbolic link is followed (its target is
+/// written, the link stays), and one that exists but is not a regular file (a device such as
+/// `/dev/null`, a directory, a FIFO) is refused — renaming over it would replace the device node.
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
-    /// - Throws: ``BinaryRuleListError/io(path:operation:message:)`` with the failing step and `strerror`.
-    public static func write(_ bytes: [UInt8], to path: String) throws(BinaryRuleListError) {
+    /// - Throws: ``BinaryRuleListError/io(path:operation:message:)`` with the failing step and `strerror`
+    ///   ("not a regular file" for a destination that exists and is not one).
+    public static func write(_ bytes: [UInt8], to requestedPath: String) throws(BinaryRuleListError) {
+        let path = try destination(requestedPath)
         let directory = directoryName(of: path)
         var template = Array((directory + "/.tmp-content-blocker-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -70,6 +76,29 @@ public enum AtomicFile {
             result.append(contentsOf: chunk[0..<count])
         }
         return result
+    }
+
+    /// The file a write to `path` replaces: `path`, or the target of the symbolic link(s) at `path`.
+    /// - Throws: when `path` exists and is not a regular file (after following links), or a link
+    ///   cannot be resolved.
+    static func destination(_ path: String) throws(BinaryRuleListError) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            // Nothing there (the usual case): the write creates it; other errors show up when the
+            // temporary file is created.
+            return path
+        }
+        var resolved = path
+        if status.st_mode & S_IFMT == S_IFLNK {
+            guard let real = realpath(path, nil) else { throw failure(path, "resolve symbolic link") }
+            resolved = String(cString: real)
+            free(real)
+            guard stat(resolved, &status) == 0 else { throw failure(path, "resolve symbolic link") }
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .io(path: path, operation: "replace", message: "not a regular file")
+        }
+        return resolved
     }
 
     static func directoryName(of path: String) -> String {

@@ -116,6 +116,35 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    /// `compile -o` refuses the rule list itself and a destination that is not a regular file (exit 2,
+    /// nothing changed), and `-o -` writes the binary rule list to standard output.
+    @Test func compileOutputDestinations() throws {
+        let directory = try Self.temporaryDirectory()
+        let json = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#
+        let list = try Self.write(json, "list.json", in: directory)
+        let itself = try Self.run(["compile", list, "-o", list])
+        #expect(itself.status == 2)
+        #expect(itself.stderr.contains("overwritten"))
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == json)
+        let device = try Self.run(["compile", list, "-o", "/dev/null"])
+        #expect(device.status == 2)
+        #expect(device.stderr.contains("not a regular file"))
+        let output = directory.appendingPathComponent("out.cbrl").path
+        #expect(try Self.run(["compile", list, "-o", output]).status == 0)
+        let toStdout = Process()
+        toStdout.executableURL = Self.executable
+        toStdout.arguments = ["compile", list, "-o", "-"]
+        let pipe = Pipe()
+        toStdout.standardOutput = pipe
+        toStdout.standardError = FileHandle.nullDevice
+        try toStdout.run()
+        let streamed = pipe.fileHandleForReading.readDataToEndOfFile()
+        toStdout.waitUntilExit()
+        #expect(toStdout.terminationStatus == 0)
+        #expect(streamed == (try Data(contentsOf: URL(fileURLWithPath: output))))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
+    }
+
     @Test func compiledAndJSONListsAnswerAlike() throws {
         let directory = try Self.temporaryDirectory()
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easylist.json").path

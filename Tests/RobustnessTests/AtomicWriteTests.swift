@@ -33,6 +33,35 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
     }
 
+    /// A destination that exists and is not a regular file is refused and left as it was (renaming
+    /// over a device node would replace it); a symbolic link is followed: its target is written, the
+    /// link stays a link.
+    @Test func onlyRegularFilesAreReplaced() throws {
+        let directory = try Self.temporaryDirectory()
+        for special in ["/dev/null", directory.path] {
+            let error = #expect(throws: BinaryRuleListError.self) { try AtomicFile.write([1, 2, 3], to: special) }
+            #expect(error?.description.contains("not a regular file") == true, "\(special)")
+        }
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: BinaryRuleListError.self) { try AtomicFile.write([1], to: fifo) }
+
+        let target = directory.appendingPathComponent("target.bin").path
+        let link = directory.appendingPathComponent("link.bin").path
+        try AtomicFile.write([9], to: target)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try AtomicFile.write([4, 5], to: link)
+        #expect(try AtomicFile.read(target) == [4, 5])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        // A link to nothing: a clear error, nothing created.
+        let dangling = directory.appendingPathComponent("dangling.bin").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: directory.path + "/missing")
+        #expect(throws: BinaryRuleListError.self) { try AtomicFile.write([1], to: dangling) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/missing"))
+    }
+
     /// `content-blocker compile` of a large list, killed with SIGKILL after a random delay, many times:
     /// the output is always absent or a complete, valid binary rule list (never partial).
     @Test func killedCompileLeavesNoPartialFile() throws {
