@@ -27,6 +27,12 @@ enum InspectCommand {
             try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()
         } catch let error as RuntimeError {
             throw error
+        } catch BinaryRuleListError.io(_, let operation, let message) {
+            // An I/O error names the path itself: exit 2, as the help says.
+            throw RuntimeError("\(path): \(operation) failed: \(message)")
+        } catch BinaryRuleListError.notARuleList {
+            Console.err("\(path): not a binary rule list (wrong signature); compile a JSON rule list first")
+            return 1
         } catch {
             Console.err("\(path): \(error)")
             return 1

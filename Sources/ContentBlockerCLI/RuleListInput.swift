@@ -42,6 +42,8 @@ enum RuleListInput {
             } catch BinaryRuleListError.notARuleList {
                 // Not a binary rule list: read it as JSON below.
             } catch {
+                // An I/O error names the path already.
+                if case .io = error { throw RuntimeError(error.description) }
                 throw RuntimeError("\(path): \(error)")
             }
         }

@@ -197,8 +197,8 @@ struct BinaryRuleListWriter {
         // host-anchored PCRE2 text's literal after the anchor replaces one too short for the literal
         // index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`): the matcher checks it in place.
         let required = pattern.requiredLiteral.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : 0 } ?? 0
-        if kind == .regex, required < IndexHash.gramLength, let head = Self.hostAnchorHead(Array(text.utf8)[...]),
-            !head.isEmpty
+        if kind == .regex, required < IndexHash.gramLength, text.utf8.starts(with: Layout.hostAnchor),
+            let head = Self.hostAnchorHead(Array(text.utf8)[...]), !head.isEmpty
         {
             patterns.append(head)
         } else if let required = pattern.requiredLiteral {
@@ -239,6 +239,9 @@ struct BinaryRuleListWriter {
         return head.starts(with: required)
     }
 
+    /// PCRE2's special bytes outside a class (`\\^$.|?*+()[]{}`), indexed by ASCII byte.
+    static let pcre2Special: [Bool] = (0..<128).map { "\\^$.|?*+()[]{}".utf8.contains(UInt8($0)) }
+
     /// The literal a PCRE2 text without `|` spells just after ``Layout/hostAnchor`` (lower-cased; `nil`
     /// when the text does not begin so): its bytes spelled as themselves (ASCII, not PCRE2 syntax) or
     /// as `\\` and ASCII punctuation, up to the first other byte, without the last one when a `?`, `*`
@@ -246,7 +249,7 @@ struct BinaryRuleListWriter {
     static func hostAnchorHead(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         let anchor = Layout.hostAnchor
         guard text.starts(with: anchor), !text.contains(UInt8(ascii: "|")) else { return nil }
-        let special = Set("\\^$.|?*+()[]{}".utf8)
+        let special = Self.pcre2Special
         var head: [UInt8] = []
         var index = text.startIndex + anchor.count
         while index < text.endIndex {
@@ -258,7 +261,7 @@ struct BinaryRuleListWriter {
                 else { break }
                 index += 1
                 spelled = text[index]
-            } else if special.contains(spelled) || spelled >= 0x80 {
+            } else if spelled >= 0x80 || special[Int(spelled)] {
                 break
             }
             head.append(RequiredLiteral.lowercased(spelled))

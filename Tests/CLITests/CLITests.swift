@@ -145,6 +145,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
     }
 
+    /// `inspect` and `match` name a file they cannot open once, and `inspect` exits 2 for it (an I/O
+    /// error, as its help says) but 1 for a file that is not a binary rule list, with a hint.
+    @Test func unreadableAndWrongFilesAreNamedOnce() throws {
+        let directory = try Self.temporaryDirectory()
+        let missing = directory.appendingPathComponent("missing.cbrl").path
+        let inspect = try Self.run(["inspect", missing])
+        #expect(inspect.status == 2)
+        #expect(inspect.stderr.components(separatedBy: missing).count == 2, "\(inspect.stderr)")
+        let match = try Self.run(["match", missing, "--url", "https://a.test/"])
+        #expect(match.status == 2)
+        #expect(match.stderr.components(separatedBy: missing).count == 2, "\(match.stderr)")
+        let json = try Self.write("[]", "list.json", in: directory)
+        let notBinary = try Self.run(["inspect", json])
+        #expect(notBinary.status == 1)
+        #expect(notBinary.stderr.contains("compile"))
+    }
+
     @Test func compiledAndJSONListsAnswerAlike() throws {
         let directory = try Self.temporaryDirectory()
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easylist.json").path
