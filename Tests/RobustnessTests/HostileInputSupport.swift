@@ -4,6 +4,7 @@ import ContentRuleModel
 import ContentRuleURL
 import Foundation
 import TestSupport
+import Testing
 
 /// Helpers shared by the hostile-input suites (limits, worst cases, concurrency).
 enum Hostile {
@@ -46,6 +47,26 @@ enum Hostile {
     static func script(_ url: String, top: String = "https://site.test/") -> ResourceLoadInfo? {
         guard let webURL = WebURL(url) else { return nil }
         return ResourceLoadInfo(url: webURL, mainDocumentURL: WebURL(top), resourceType: .script)
+    }
+
+    /// Compiles `json` (`ruleCount` rules) and checks, for each URL as a script load, that the fast
+    /// matcher fires the same rules and gives the same actions as the reference matcher, and that every
+    /// rule fires for some URL and none for all of them (both answers exercised).
+    static func expectReferenceAnswers(json: String, ruleCount: Int, urls: [String]) throws {
+        let list = try #require(compile(json).list)
+        var firedByReference = Set<Int>()
+        var firedEverywhere = Set(0..<ruleCount)
+        for url in urls {
+            let load = try #require(script(url))
+            let fast = list.actions(for: load)
+            let reference = list.referenceActions(for: load)
+            #expect(fast.firedRules == reference.firedRules, "\(url)")
+            #expect(fast == reference, "\(url)")
+            firedByReference.formUnion(reference.firedRules.map { Int($0) })
+            firedEverywhere.formIntersection(reference.firedRules.map { Int($0) })
+        }
+        #expect(firedByReference == Set(0..<ruleCount))
+        #expect(firedEverywhere.isEmpty)
     }
 
     /// Seconds taken by `body`.
