@@ -17,6 +17,20 @@ import Testing
         return 0
     }
 
+    /// Opening `bytes` fails with `.malformed` at `offset` (the damaged table's offset).
+    static func expectMalformed(_ bytes: [UInt8], reportedAt offset: Int, _ comment: String = "") {
+        do {
+            _ = try MappedRuleList(bytes: bytes)
+            Issue.record("a damaged file opened \(comment)")
+        } catch {
+            guard case .malformed(let found, _) = error else {
+                Issue.record("unexpected error \(error) \(comment)")
+                return
+            }
+            #expect(found == offset, "\(comment)")
+        }
+    }
+
     static func setU32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32, width: Int = 4) {
         for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
     }
@@ -44,16 +58,7 @@ import Testing
         Self.setU32(&both, postings, 0x7F_FFFF, width: 3)  // u24 posting 0: not a rule
         BinaryRuleListRobustnessTests.fixChecksum(&both)
         for (bytes, offset) in [(onlyHashTable, hashTable), (both, postings)] {
-            do {
-                _ = try MappedRuleList(bytes: bytes)
-                Issue.record("a damaged file opened")
-            } catch {
-                guard case .malformed(let found, _) = error else {
-                    Issue.record("unexpected error \(error)")
-                    continue
-                }
-                #expect(found == offset)
-            }
+            Self.expectMalformed(bytes, reportedAt: offset)
         }
     }
 
@@ -110,16 +115,7 @@ import Testing
             var bytes = sample
             Self.setU32(&bytes, damage.at, damage.value, width: damage.width)
             BinaryRuleListRobustnessTests.fixChecksum(&bytes)
-            do {
-                _ = try MappedRuleList(bytes: bytes)
-                Issue.record("a damaged file opened (\(damage))")
-            } catch {
-                guard case .malformed(let found, _) = error else {
-                    Issue.record("unexpected error \(error)")
-                    continue
-                }
-                #expect(found == damage.reported, "\(damage)")
-            }
+            Self.expectMalformed(bytes, reportedAt: damage.reported, "\(damage)")
         }
     }
 }
