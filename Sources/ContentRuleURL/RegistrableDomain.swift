@@ -38,9 +38,10 @@ public enum RegistrableDomain {
     /// The registrable domain (eTLD+1) of a serialized host.
     ///
     /// - Parameter host: a host as ``WebURL/host`` gives it (ASCII upper case is folded here).
-    /// - Returns: nil for the empty host (WebKit's "null origin" marker); the host itself for
-    ///   `localhost`, IPv4 and IPv6 addresses (bracketed or not), hosts with non-ASCII text, and hosts
-    ///   that are themselves public suffixes or have no registrable domain; otherwise eTLD+1.
+    /// - Returns: nil for the empty host (WebKit's "null origin" marker); `localhost` for `localhost`
+    ///   in any case; the host itself, as written (an opaque host may have upper case), for IPv4 and
+    ///   IPv6 addresses (bracketed or not), hosts with non-ASCII text, and hosts that are themselves
+    ///   public suffixes or have no registrable domain; otherwise eTLD+1, lower-cased.
     ///   Leading dots are skipped as WebKit does. O(length of host).
     public static func of(host: String) -> String? {
         if host.isEmpty { return nil }
@@ -88,12 +89,18 @@ public enum RegistrableDomain {
     }
     private static let cache = Mutex(Cache())
 
+    /// WebKit's `RegistrableDomain::registrableDomainFromHost` over `topPrivatelyControlledDomain`
+    /// (WebKitGTK: `platform/soup/PublicSuffixSoup.cpp`): the look-up is on the host lower-cased,
+    /// and so is its answer (and `localhost`), but a host without a registrable domain — a public
+    /// suffix, a single label, an IP address, only dots — is its own domain *as written*: an opaque
+    /// host keeps its case (`foo://COM/`), and `matches` compares case-sensitively.
     private static func compute(_ host: String) -> String {
         let lower = String(decoding: host.utf8.map(ASCII.lower), as: UTF8.self)
-        if lower == "localhost" || isIPAddress(lower) { return lower }
+        if lower == "localhost" { return lower }
+        if isIPAddress(lower) { return host }
         let trimmed = lower.drop(while: { $0 == "." })
-        if trimmed.isEmpty { return lower }
-        return PublicSuffixList.shared.registrableDomain(of: String(trimmed)) ?? lower
+        if trimmed.isEmpty { return host }
+        return PublicSuffixList.shared.registrableDomain(of: String(trimmed)) ?? host
     }
 
     /// WebKit's `ResourceLoadInfo::isThirdParty`: NOT `RegistrableDomain(mainDocumentURL).matches(resourceURL)`.

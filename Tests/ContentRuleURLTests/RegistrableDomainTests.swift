@@ -31,6 +31,13 @@ struct RegistrableDomainTests {
         ("[::1]", "[::1]"),
         ("[2001:db8::1]", "[2001:db8::1]"),
         (".example.com", "example.com"),
+        // WebKitGTK's `topPrivatelyControlledDomain` (PublicSuffixSoup.cpp) looks up the host lower-cased
+        // and answers lower-cased; without an answer, `registrableDomainFromHost` (RegistrableDomain.h)
+        // keeps the host as written — upper case survives only in opaque hosts (`foo://COM/`).
+        ("EXAMPLE.com", "example.com"),
+        ("COM", "COM"),
+        ("Foo", "Foo"),
+        ("GitHub.IO", "GitHub.IO"),
     ])
     func registrableDomain(_ host: String, _ expected: String) {
         #expect(RegistrableDomain.of(host: host) == expected)
@@ -66,6 +73,14 @@ struct RegistrableDomainTests {
             ("https://example.com.evil.test/", "https://example.com/", true),
             ("https://notexample.com/", "https://example.com/", true),
             ("https://WWW.EXAMPLE.COM/", "https://example.com/", false),
+            // Opaque hosts keep their case, `RegistrableDomain::matches` is a case-sensitive `endsWith`
+            // (RegistrableDomain.h), and the domain is lower-cased only when the PSL gives one
+            // (PublicSuffixSoup.cpp): `EXAMPLE.com` is third-party to itself, `COM` is not.
+            ("foo://EXAMPLE.com/x", "foo://EXAMPLE.com/", true),
+            ("foo://example.com/x", "foo://EXAMPLE.com/", false),
+            ("foo://COM/x", "foo://COM/", false),
+            ("foo://Sub.COM/x", "foo://COM/", false),
+            ("foo://sub.com/x", "foo://COM/", true),
         ] as [(String, String?, Bool)])
     func thirdParty(_ resource: String, _ top: String?, _ expected: Bool) throws {
         let resourceURL = try #require(WebURL(resource))
