@@ -116,7 +116,13 @@ public enum JSONReader {
                     try literal("null")
                     value = .null
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try number())
-                default: throw fail("unexpected character, expected a value")
+                default:
+                    // WebKit rejects a leading byte order mark too (oracle: "Failed to parse the JSON
+                    // String."); say what it is.
+                    if i == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+                        throw fail("a UTF-8 byte order mark, which JSON does not allow; save the file without it")
+                    }
+                    throw fail("unexpected character, expected a value")
                 }
                 // A value is complete: attach it to its container, closing containers as they end.
                 while true {

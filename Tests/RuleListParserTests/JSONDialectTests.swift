@@ -34,6 +34,22 @@ import Testing
         #expect(Self.accepts(text) == accepted)
     }
 
+    /// A leading byte order mark is refused, as WebKit refuses it (WebKitGTK 2.50.6, `oracle/webkit_compile.py`
+    /// on `EF BB BF [{…}]`: "Failed to parse the JSON String."), and the reason names it.
+    @Test func byteOrderMarkIsNamed() {
+        guard case .failure(let error) = JSONReader.parse([0xEF, 0xBB, 0xBF] + Array("[]".utf8)) else {
+            Issue.record("a byte order mark was accepted")
+            return
+        }
+        #expect(error.byteOffset == 0)
+        #expect(error.reason.contains("byte order mark"))
+        let result = RuleListParser.parse(
+            [0xEF, 0xBB, 0xBF] + Array(#"[{"trigger":{"url-filter":"x"},"action":{"type":"block"}}]"#.utf8))
+        #expect(result.diagnostics.first?.error == .jsonInvalid)
+        #expect(result.diagnostics.first?.message == "Failed to parse the JSON String.")
+        #expect(result.diagnostics.first?.description.contains("byte order mark") == true)
+    }
+
     @Test func invalidUTF8IsRejected() {
         #expect(throws: JSONSyntaxError.self) { try JSONReader.parse([0x5B, 0x22, 0xFF, 0x22, 0x5D]).get() }
         #expect(throws: JSONSyntaxError.self) { try JSONReader.parse([0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D]).get() }
