@@ -17,10 +17,12 @@ enum CheckCommand {
         Use `-` to read a list from standard input.
 
         OPTIONS:
-          --json      Print one JSON object per file on standard output instead of the summary line.
+          --json      Print one JSON object per file on standard output instead of the summary line
+                      ({file, valid, rules, diagnostics}; a file that cannot be read has "ioError").
           -h, --help  Show this help.
 
-        EXIT STATUS: 0 all lists valid, 1 some list invalid, 2 usage or I/O error.
+        EXIT STATUS: 0 all lists valid, 1 some list invalid, 2 usage or I/O error (a file that cannot
+        be read is reported and the others are still checked).
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -30,9 +32,28 @@ enum CheckCommand {
             return 0
         }
         guard !args.positionals.isEmpty else { throw UsageError("check needs at least one rule list") }
+        if args.positionals.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be read only once")
+        }
         var allValid = true
+        var unreadable = false
         for path in args.positionals {
-            let bytes = try RuleListInput.read(path)
+            let bytes: [UInt8]
+            do {
+                bytes = try RuleListInput.read(path)
+            } catch {
+                // Reported, and the other files are still checked; the exit status says 2.
+                unreadable = true
+                Console.err("content-blocker: \(error.message)")
+                if args.flag("--json") {
+                    Console.out(
+                        JSON.object([
+                            ("file", .string(path)), ("valid", .bool(false)), ("rules", .null),
+                            ("diagnostics", .array([])), ("ioError", .string(error.message)),
+                        ]).text)
+                }
+                continue
+            }
             let result = RuleListCompiler.compile(json: bytes)
             let errors = result.errors
             allValid = allValid && errors.isEmpty
@@ -48,7 +69,7 @@ enum CheckCommand {
                 }
             }
         }
-        return allValid ? 0 : 1
+        return unreadable ? 2 : allValid ? 0 : 1
     }
 
     static func report(path: String, result: RuleListCompiler.Result) -> JSON {

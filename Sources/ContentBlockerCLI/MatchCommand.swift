@@ -31,8 +31,11 @@ enum MatchCommand {
         RESULT (one JSON object per request): blockedLoad, blockedCookies, madeHTTPS, redirected,
           notifications, actions [{list, type, selector?, notification?}] in WebKit's order,
           lists [{list, ignoredPreviousRules, globalStylesheet}], plus url (canonical), loadType,
-          requestURL and requestHeaders where an action changed them. A bad request line gives
-          {"error": "..."} and the batch goes on.
+          requestURL and requestHeaders where an action changed them. With --requests, a request's
+          "id" (any JSON value) is echoed first; keys not listed above are ignored and named in
+          "warnings"; a bad or blank request line gives {"error": "line N: ..."} and the batch goes
+          on: line N of the input is always line N of the output. Requests are answered as they are
+          read, so a tool can keep one process open and write requests to it.
 
         OPTIONS:
           --requests FILE        JSON Lines requests (`-` for standard input).
@@ -46,7 +49,8 @@ enum MatchCommand {
                                  stays in input order.
           -h, --help             Show this help.
 
-        EXIT STATUS: 0 done (even if some request lines were bad), 2 usage or I/O error.
+        EXIT STATUS: 0 done (with --requests, even if some request lines were bad), 2 usage error
+        (including a bad --url, --type, … value) or I/O error.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -76,6 +80,9 @@ enum MatchCommand {
             guard let value = Int(text), value >= 1 else { throw UsageError("--jobs must be a positive integer") }
             jobs = value
         }
+        if args.positionals.filter({ $0 == "-" }).count + (args.value("--requests") == "-" ? 1 : 0) > 1 {
+            throw UsageError("standard input (-) can be read only once")
+        }
         var lists: [ContentRuleList] = []
         for path in args.positionals { lists.append(try RuleListInput.load(path)) }
         let blocker = ContentBlocker(
@@ -93,80 +100,97 @@ enum MatchCommand {
             ("--context", "loadContext"), ("--method", "requestMethod"), ("--load-type", "loadType"),
         ]
         for (flag, key) in names { if let value = args.value(flag) { object[key] = value } }
+        do {
+            _ = try request(from: object)
+        } catch {
+            throw UsageError("invalid request: \(error.message)")
+        }
         Console.out(respond(to: object, blocker: blocker).text)
         return 0
     }
 
-    /// Matches JSON Lines requests on `jobs` threads: lines are cut into chunks, a window of chunks
-    /// is matched concurrently (`DispatchQueue.concurrentPerform`), and the window's output is
-    /// written in input order before the next window starts.
+    /// Matches JSON Lines requests on `jobs` threads as they are read (``RequestLines``): each run of
+    /// lines read is cut into chunks, a window of chunks is matched concurrently
+    /// (`DispatchQueue.concurrentPerform`), and the window's output is written in input order before
+    /// the next window starts. Every input line gives one output line.
     static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int) throws {
-        let bytes = try RuleListInput.read(requestsPath)
-        var found: [(number: Int, range: Range<Int>)] = []
-        var lineNumber = 0
-        var start = 0
-        let total = bytes.count
-        while start < total {
-            var end = start
-            while end < total, bytes[end] != 0x0A { end += 1 }
-            lineNumber += 1
-            if !bytes[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-                found.append((lineNumber, start..<end))
-            }
-            start = end + 1
-        }
-        let lines = found
-        let chunkSize = 256
-        let chunkCount = (lines.count + chunkSize - 1) / chunkSize
-        let window = jobs * 4
-        var firstChunk = 0
-        while firstChunk < chunkCount {
-            let chunks = min(window, chunkCount - firstChunk)
-            let outputs = ChunkOutputs(count: chunks)
-            let base = firstChunk
-            let matchChunk = { @Sendable (offset: Int) in
-                let chunk = base + offset
-                var output = ""
-                for (number, range) in lines[(chunk * chunkSize)..<min(lines.count, (chunk + 1) * chunkSize)] {
-                    output += response(to: bytes[range], lineNumber: number, blocker: blocker).text
-                    output += "\n"
+        var reader = try RequestLines(path: requestsPath)
+        defer { reader.close() }
+        var matched = 0
+        while let batch = try reader.next() {
+            let bytes = batch.bytes
+            let lines = batch.lines
+            let chunkSize = 256
+            let chunkCount = (lines.count + chunkSize - 1) / chunkSize
+            let window = jobs * 4
+            var firstChunk = 0
+            while firstChunk < chunkCount {
+                let chunks = min(window, chunkCount - firstChunk)
+                let outputs = ChunkOutputs(count: chunks)
+                let base = firstChunk
+                let matchChunk = { @Sendable (offset: Int) in
+                    let chunk = base + offset
+                    var output = ""
+                    for (number, range) in lines[(chunk * chunkSize)..<min(lines.count, (chunk + 1) * chunkSize)] {
+                        output += response(to: bytes[range], lineNumber: number, blocker: blocker).text
+                        output += "\n"
+                    }
+                    outputs.set(offset, output)
                 }
-                outputs.set(offset, output)
+                if jobs == 1 || chunks == 1 {
+                    for offset in 0..<chunks { matchChunk(offset) }
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
+                }
+                for output in outputs.all() { FileHandle.standardOutput.write(Data(output.utf8)) }
+                matched +=
+                    min(lines.count, (firstChunk + chunks) * chunkSize) - min(lines.count, firstChunk * chunkSize)
+                firstChunk += chunks
+                Console.progress("matched \(matched) requests")
             }
-            if jobs == 1 || chunks == 1 {
-                for offset in 0..<chunks { matchChunk(offset) }
-            } else {
-                DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
-            }
-            for output in outputs.all() { FileHandle.standardOutput.write(Data(output.utf8)) }
-            firstChunk += chunks
-            Console.progress("matched \(min(lines.count, firstChunk * chunkSize)) requests")
         }
         Console.endProgress()
     }
 
-    /// The result line for one request line.
+    /// The request keys ``request(from:)`` reads; `id` is echoed back. Others are reported in the
+    /// result's `warnings` (a misspelt key would otherwise change the answer silently).
+    static let requestKeys: Set<String> = [
+        "id", "url", "mainDocumentURL", "frameURL", "resourceType", "loadContext", "requestMethod", "loadType",
+        "requestHeaders",
+    ]
+
+    /// The result line for one request line; errors start with `line N:`.
     static func response(to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker) -> JSON {
-        if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
-            return respond(to: object, blocker: blocker)
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
-        return .object([("error", .string("line \(lineNumber): not a JSON object"))])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            return .object([("error", .string("line \(lineNumber): not a JSON object"))])
+        }
+        return respond(to: object, blocker: blocker, errorPrefix: "line \(lineNumber): ")
     }
 
     /// The result object for one request object, or `{"error": …}`.
-    static func respond(to object: [String: Any], blocker: ContentBlocker) -> JSON {
+    static func respond(to object: [String: Any], blocker: ContentBlocker, errorPrefix: String = "") -> JSON {
+        var id: [(String, JSON)] = []
+        if let value = object["id"] { id = [("id", JSON(any: value))] }
+        let load: ResourceLoadInfo
+        let headers: [(String, String)]
         do {
-            let (load, headers) = try request(from: object)
-            return result(blocker.results(for: load, requestHeaders: headers), load: load)
-        } catch let error as RuntimeError {
-            return .object([("error", .string(error.message))])
+            (load, headers) = try request(from: object)
         } catch {
-            return .object([("error", .string("\(error)"))])
+            return .object(id + [("error", .string(errorPrefix + error.message))])
         }
+        var members = result(blocker.results(for: load, requestHeaders: headers), load: load)
+        let unknown = object.keys.filter { !requestKeys.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            members.append(("warnings", .array(unknown.map { .string("unknown request key '\($0)' ignored") })))
+        }
+        return .object(id + members)
     }
 
-    static func request(from object: [String: Any]) throws -> (ResourceLoadInfo, [(String, String)]) {
-        func string(_ key: String) throws -> String? {
+    static func request(from object: [String: Any]) throws(RuntimeError) -> (ResourceLoadInfo, [(String, String)]) {
+        func string(_ key: String) throws(RuntimeError) -> String? {
             guard let value = object[key] else { return nil }
             guard let text = value as? String else { throw RuntimeError("\(key) must be a string") }
             return text
@@ -224,7 +248,8 @@ enum MatchCommand {
         return (load, headers)
     }
 
-    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo) -> JSON {
+    /// The members of a result object (see the help's RESULT).
+    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo) -> [(String, JSON)] {
         var actions: [JSON] = []
         var lists: [JSON] = []
         for list in results.lists {
@@ -256,7 +281,7 @@ enum MatchCommand {
         if let headers = results.requestHeaders {
             members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))
         }
-        return .object(members)
+        return members
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -50,6 +52,21 @@ indirect enum JSON {
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
+    /// JSON text written as it is.
+    case raw(String)
+
+    /// A value from `JSONSerialization` (e.g. a request's `id`), serialized again; `null` if it cannot be.
+    init(any value: Any) {
+        if let text = value as? String {
+            self = .string(text)
+        } else if let data = try? JSONSerialization.data(
+            withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+        {
+            self = .raw(String(decoding: data, as: UTF8.self))
+        } else {
+            self = .null
+        }
+    }
 
     var text: String {
         var output = ""
@@ -63,6 +80,7 @@ indirect enum JSON {
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .string(let value): JSON.writeString(value, to: &output)
+        case .raw(let text): output += text
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {

@@ -1,6 +1,11 @@
+import ContentRuleFormat
+
 #if canImport(Glibc)
     import Glibc
 #endif
+
+/// The tool's version (no releases yet: 0.x, the binary rule list format may still change).
+let version = "0.1.0"
 
 let usage = """
     USAGE: content-blocker <command> [options]
@@ -13,7 +18,8 @@ let usage = """
       match     Decide loads (one from flags, or JSON Lines) against rule lists.
       inspect   Describe a binary rule list.
 
-    Run `content-blocker <command> --help` for a command's options.
+    Run `content-blocker <command> --help` for a command's options; `content-blocker --version`
+    prints the version and the binary rule list format version it reads and writes.
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +34,8 @@ do {
     case "inspect": status = try InspectCommand.run(rest)
     case "-h", "--help", "help":
         Console.out(usage)
+    case "--version", "version":
+        Console.out("content-blocker \(version) (binary rule list format \(BinaryRuleList.version))")
     default:
         throw UsageError("unknown command '\(command)'")
     }

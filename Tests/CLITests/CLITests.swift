@@ -206,4 +206,127 @@ import Testing
         #expect(upgraded.stdout.contains(#""madeHTTPS":true"#))
         #expect(upgraded.stdout.contains(#""requestURL":"https://site.test/upgrade""#))
     }
+
+    @Test func versionNamesTheBinaryFormat() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("content-blocker "))
+        #expect(run.stdout.contains("(binary rule list format "))
+    }
+
+    static let blockAds = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#
+
+    /// Line N of the output answers line N of the input, whatever the line holds: blank lines, lines
+    /// that are not JSON objects and bad requests give `{"error": "line N: …"}`; `id` is echoed; unknown
+    /// keys are named in `warnings` (the request is answered as if they were absent).
+    @Test func batchOutputPairsWithInputLines() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(Self.blockAds, "list.json", in: directory)
+        let input =
+            [
+                #"{"id":7,"url":"https://x.test/ads.js","resourceType":"script"}"#,
+                "",
+                "not json",
+                #"{"url":1}"#,
+                #"{"id":"b","url":"https://x.test/ads.js","resource-type":"script"}"#,
+                "   ",
+                #"{"url":"https://x.test/page"}"#,
+            ].joined(separator: "\n") + "\n"
+        let run = try Self.run(["match", list, "--requests", "-"], stdin: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        try #require(lines.count == 7, "\(run.stdout)")
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects[0]["id"] as? Int == 7)
+        #expect(objects[0]["blockedLoad"] as? Bool == true)
+        #expect(lines[0].hasPrefix(#"{"id":7,"#))
+        for (index, fragment) in [
+            (1, "empty line"), (2, "not a JSON object"), (3, "url must be a string"), (5, "empty line"),
+        ] {
+            let error = objects[index]["error"] as? String
+            #expect(error?.hasPrefix("line \(index + 1): ") == true, "\(lines[index])")
+            #expect(error?.contains(fragment) == true, "\(lines[index])")
+        }
+        #expect(objects[4]["id"] as? String == "b")
+        #expect(objects[4]["warnings"] as? [String] == ["unknown request key 'resource-type' ignored"])
+        // Without its resource type the request is a document load: `ads` still blocks it.
+        #expect(objects[4]["blockedLoad"] as? Bool == true)
+        #expect(objects[6]["blockedLoad"] as? Bool == false)
+        #expect(objects[6]["warnings"] == nil)
+    }
+
+    /// `match --requests -` answers each request line as it arrives: the answer to the first line is
+    /// read while standard input is still open.
+    @Test func batchAnswersRequestsAsTheyArrive() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(Self.blockAds, "list.json", in: directory)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["match", list, "--requests", "-", "--jobs", "1"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(#"{"url":"https://x.test/ads.js"}"#.utf8 + [0x0A]))
+        let answered = DispatchSemaphore(value: 0)
+        let received = Received()
+        DispatchQueue.global().async {
+            received.set(output.fileHandleForReading.availableData)
+            answered.signal()
+        }
+        let inTime = answered.wait(timeout: .now() + 60) == .success
+        try input.fileHandleForWriting.close()
+        if !inTime { answered.wait() }
+        process.waitUntilExit()
+        #expect(inTime, "no answer while standard input was open")
+        #expect(String(decoding: received.get(), as: UTF8.self).contains(#""blockedLoad":true"#))
+        #expect(process.terminationStatus == 0)
+    }
+
+    final class Received: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func set(_ value: Data) { lock.withLock { data = value } }
+        func get() -> Data { lock.withLock { data } }
+    }
+
+    /// A single request from flags that is not a valid request is a usage error (exit 2, nothing on
+    /// standard output); standard input cannot serve two inputs.
+    @Test func badRequestFlagsAndDoubleStandardInputAreUsageErrors() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(Self.blockAds, "list.json", in: directory)
+        for flags in [["--url", "not a url"], ["--url", "https://x.test/", "--type", "picture"]] {
+            let run = try Self.run(["match", list] + flags)
+            #expect(run.status == 2, "\(flags)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.contains("invalid request"))
+        }
+        #expect(try Self.run(["match", "-", "--requests", "-"], stdin: Self.blockAds).status == 2)
+        #expect(try Self.run(["check", "-", "-"], stdin: Self.blockAds).status == 2)
+    }
+
+    /// `check` reports a file it cannot read and still checks the others; with `--json` the file has
+    /// its own object with `ioError`; the exit status is 2.
+    @Test func checkGoesOnPastAnUnreadableFile() throws {
+        let directory = try Self.temporaryDirectory()
+        let good = try Self.write(Self.blockAds, "good.json", in: directory)
+        let missing = directory.appendingPathComponent("missing.json").path
+        let run = try Self.run(["check", "--json", missing, good])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(missing))
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        try #require(objects.count == 2, "\(run.stdout)")
+        #expect(objects[0]["file"] as? String == missing)
+        #expect(objects[0]["ioError"] is String)
+        #expect(objects[1]["valid"] as? Bool == true)
+        let plain = try Self.run(["check", missing, good])
+        #expect(plain.status == 2)
+        #expect(plain.stdout.contains("\(good): valid (1 rules)"))
+    }
 }
