@@ -8,7 +8,7 @@ enum MatchCommand {
     static let help = """
         USAGE: content-blocker match LIST... [--url U [--top-url T] [--frame-url F] [--type TYPE]
                                               [--context top-frame|child-frame] [--method M] [--load-type L]]
-               content-blocker match LIST... --requests FILE|-
+               content-blocker match LIST... --requests FILE|- [--brief] [--jobs N]
 
         Decides loads as WebKit would with the given content rule lists installed, in the order given.
         Each LIST is a compiled binary rule list or a JSON rule list; its identifier is its file name
@@ -47,6 +47,10 @@ enum MatchCommand {
                                  in order, one regex search each). Both give the same results.
           --jobs N               Threads for --requests (default: the number of processors); output
                                  stays in input order.
+          --brief                Leave out css-display-none actions and global stylesheets (on a large
+                                 list they make each result hundreds of KB): "actions" has the other
+                                 actions, "cssDisplayNoneActions" counts the left-out ones, and each
+                                 list has "globalStylesheetBytes" instead of "globalStylesheet".
           -h, --help             Show this help.
 
         EXIT STATUS: 0 done (with --requests, even if some request lines were bad), 2 usage error
@@ -60,7 +64,7 @@ enum MatchCommand {
                 "--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type", "--requests",
                 "--active-actions", "--engine", "--jobs",
             ],
-            flags: ["--help", "-h"])
+            flags: ["--help", "-h", "--brief"])
         if args.flag("--help") || args.flag("-h") {
             Console.out(help)
             return 0
@@ -71,6 +75,7 @@ enum MatchCommand {
             guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
             patterns.append(pattern)
         }
+        let brief = args.flag("--brief")
         let engineName = args.value("--engine") ?? "fast"
         guard let engine = MatchingEngine(rawValue: engineName) else {
             throw UsageError("--engine must be fast or reference")
@@ -90,7 +95,7 @@ enum MatchCommand {
 
         if let requests = args.value("--requests") {
             guard args.value("--url") == nil else { throw UsageError("use either --url or --requests") }
-            try runBatch(blocker, requestsPath: requests, jobs: jobs)
+            try runBatch(blocker, requestsPath: requests, jobs: jobs, brief: brief)
             return 0
         }
         guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
@@ -105,7 +110,7 @@ enum MatchCommand {
         } catch {
             throw UsageError("invalid request: \(error.message)")
         }
-        Console.out(respond(to: object, blocker: blocker).text)
+        Console.out(respond(to: object, blocker: blocker, brief: brief).text)
         return 0
     }
 
@@ -113,7 +118,7 @@ enum MatchCommand {
     /// lines read is cut into chunks, a window of chunks is matched concurrently
     /// (`DispatchQueue.concurrentPerform`), and the window's output is written in input order before
     /// the next window starts. Every input line gives one output line.
-    static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int) throws {
+    static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int, brief: Bool = false) throws {
         var reader = try RequestLines(path: requestsPath)
         defer { reader.close() }
         var matched = 0
@@ -132,7 +137,7 @@ enum MatchCommand {
                     let chunk = base + offset
                     var output = ""
                     for (number, range) in lines[(chunk * chunkSize)..<min(lines.count, (chunk + 1) * chunkSize)] {
-                        output += response(to: bytes[range], lineNumber: number, blocker: blocker).text
+                        output += response(to: bytes[range], lineNumber: number, blocker: blocker, brief: brief).text
                         output += "\n"
                     }
                     outputs.set(offset, output)
@@ -160,18 +165,20 @@ enum MatchCommand {
     ]
 
     /// The result line for one request line; errors start with `line N:`.
-    static func response(to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker) -> JSON {
+    static func response(to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, brief: Bool) -> JSON {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
             return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
             return .object([("error", .string("line \(lineNumber): not a JSON object"))])
         }
-        return respond(to: object, blocker: blocker, errorPrefix: "line \(lineNumber): ")
+        return respond(to: object, blocker: blocker, brief: brief, errorPrefix: "line \(lineNumber): ")
     }
 
     /// The result object for one request object, or `{"error": …}`.
-    static func respond(to object: [String: Any], blocker: ContentBlocker, errorPrefix: String = "") -> JSON {
+    static func respond(
+        to object: [String: Any], blocker: ContentBlocker, brief: Bool = false, errorPrefix: String = ""
+    ) -> JSON {
         var id: [(String, JSON)] = []
         if let value = object["id"] { id = [("id", JSON(any: value))] }
         let load: ResourceLoadInfo
@@ -181,7 +188,7 @@ enum MatchCommand {
         } catch {
             return .object(id + [("error", .string(errorPrefix + error.message))])
         }
-        var members = result(blocker.results(for: load, requestHeaders: headers), load: load)
+        var members = result(blocker.results(for: load, requestHeaders: headers), load: load, brief: brief)
         let unknown = object.keys.filter { !requestKeys.contains($0) }.sorted()
         if !unknown.isEmpty {
             members.append(("warnings", .array(unknown.map { .string("unknown request key '\($0)' ignored") })))
@@ -248,12 +255,19 @@ enum MatchCommand {
         return (load, headers)
     }
 
-    /// The members of a result object (see the help's RESULT).
-    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo) -> [(String, JSON)] {
+    /// The members of a result object (see the help's RESULT); `brief` leaves out css-display-none
+    /// actions and global stylesheets, counting them instead.
+    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo, brief: Bool = false) -> [(
+        String, JSON
+    )] {
         var actions: [JSON] = []
         var lists: [JSON] = []
+        var hidden = 0
         for list in results.lists {
-            for action in list.actions.actions {
+            // Brief: the selectors are counted, not decoded (most of a list's actions on most loads).
+            let listActions = brief ? list.actions.nonSelectorActions : list.actions.actions
+            if brief { hidden += list.actions.actionCount - listActions.count }
+            for action in listActions {
                 var members: [(String, JSON)] = [
                     ("list", .string(list.identifier)), ("type", .string(action.type.rawValue)),
                 ]
@@ -264,11 +278,15 @@ enum MatchCommand {
                 }
                 actions.append(.object(members))
             }
-            lists.append(
-                .object([
-                    ("list", .string(list.identifier)), ("ignoredPreviousRules", .bool(list.sawIgnorePreviousRules)),
-                    ("globalStylesheet", list.globalStylesheet.map { .string($0) } ?? .null),
-                ]))
+            var listMembers: [(String, JSON)] = [
+                ("list", .string(list.identifier)), ("ignoredPreviousRules", .bool(list.sawIgnorePreviousRules)),
+            ]
+            if brief {
+                listMembers.append(("globalStylesheetBytes", .int(list.globalStylesheet?.utf8.count ?? 0)))
+            } else {
+                listMembers.append(("globalStylesheet", list.globalStylesheet.map { .string($0) } ?? .null))
+            }
+            lists.append(.object(listMembers))
         }
         var members: [(String, JSON)] = [
             ("url", .string(load.url.serialization)), ("loadType", .string(load.loadType.rawValue)),
@@ -277,6 +295,7 @@ enum MatchCommand {
             ("notifications", .array(results.notifications.map { .string($0) })),
             ("actions", .array(actions)), ("lists", .array(lists)),
         ]
+        if brief { members.append(("cssDisplayNoneActions", .int(hidden))) }
         if results.requestURL != load.url { members.append(("requestURL", .string(results.requestURL.serialization))) }
         if let headers = results.requestHeaders {
             members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))

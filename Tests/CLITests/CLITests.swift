@@ -329,4 +329,30 @@ import Testing
         #expect(plain.status == 2)
         #expect(plain.stdout.contains("\(good): valid (1 rules)"))
     }
+    /// `--brief` leaves out css-display-none actions and global stylesheets and counts them; the other
+    /// members are those of the full result.
+    @Test func briefResultsCountSelectors() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(
+            """
+            [{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".ad"}},
+             {"trigger":{"url-filter":".*","if-domain":["x.test"]},"action":{"type":"css-display-none","selector":".x"}},
+             {"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]
+            """, "list.json", in: directory)
+        let request = ["--url", "https://x.test/ads.js", "--type", "script"]
+        let full = try Self.run(["match", list] + request)
+        let brief = try Self.run(["match", list, "--brief"] + request)
+        #expect(brief.status == 0, "\(brief.stderr)")
+        let fullObject = try #require(try JSONSerialization.jsonObject(with: Data(full.stdout.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(brief.stdout.utf8)) as? [String: Any])
+        let fullActions = try #require(fullObject["actions"] as? [[String: Any]])
+        let actions = try #require(object["actions"] as? [[String: Any]])
+        #expect(fullActions.contains { $0["selector"] as? String == ".x" })
+        #expect(actions.map { $0["type"] as? String } == ["block"])
+        #expect(object["cssDisplayNoneActions"] as? Int == fullActions.count - 1)
+        let lists = try #require(object["lists"] as? [[String: Any]])
+        #expect(lists.first?["globalStylesheetBytes"] as? Int == ".ad".utf8.count)
+        #expect(lists.first?["globalStylesheet"] == nil)
+        #expect(object["blockedLoad"] as? Bool == true)
+    }
 }
