@@ -28,6 +28,9 @@ public final class PCRE2Regex: @unchecked Sendable {
     public let captureCount: Int
     /// Whether JIT compilation succeeded.
     public let isJITCompiled: Bool
+    /// Whether a search calls the JIT's machine code directly (`pcre2_jit_match`, which skips
+    /// `pcre2_match`'s argument checks): JIT-compiled, and not in UTF mode.
+    let runsJITDirectly: Bool
     /// Whether the pattern repeats a group (`)*` or `)+` outside a class), the shape of exponential
     /// backtracking: its backtracking searches stop at `repeatedGroupMatchLimit`.
     public let repeatsAGroup: Bool
@@ -63,6 +66,13 @@ public final class PCRE2Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)
         isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+        // `(*NO_JIT)` makes the JIT compile succeed without machine code; `(*UTF)` asks `pcre2_match`
+        // to check the subject's UTF-8, which `pcre2_jit_match` skips: both keep `pcre2_match`.
+        var jitSize = 0
+        var allOptions: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_JITSIZE), &jitSize)
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &allOptions)
+        runsJITDirectly = isJITCompiled && jitSize > 0 && allOptions & PCRE2_UTF == 0
         repeatsAGroup = Self.hasRepeatedGroup(utf8.dropLast())
     }
 
@@ -224,11 +234,15 @@ public final class PCRE2Regex: @unchecked Sendable {
         _ subject: UnsafeBufferPointer<UInt8>, matchData: OpaquePointer, context: OpaquePointer
     ) -> Int32 {
         // PCRE2 wants a non-null pointer even for an empty subject.
-        if subject.isEmpty {
-            var empty: UInt8 = 0
+        var empty: UInt8 = 0
+        guard let start = subject.baseAddress, !subject.isEmpty else {
             return pcre2_match_8(code, &empty, 0, 0, 0, matchData, context)
         }
-        return pcre2_match_8(code, subject.baseAddress, subject.count, 0, 0, matchData, context)
+        // The JIT's machine code directly: `pcre2_match` would run the same after checking the arguments
+        // and options (none here). The match context's limits (and the pattern's own, when lower) and
+        // JIT stack apply alike.
+        if runsJITDirectly { return pcre2_jit_match_8(code, start, subject.count, 0, 0, matchData, context) }
+        return pcre2_match_8(code, start, subject.count, 0, 0, matchData, context)
     }
 
     static func outcome(_ rc: Int32) -> PCRE2MatchOutcome {
