@@ -266,10 +266,47 @@ public final class PCRE2Scratch {
     let jitStack: OpaquePointer?
     /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
     /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
-    public internal(set) var lastMatchHitLimit = false
+    @exclusivity(unchecked) public internal(set) var lastMatchHitLimit = false
     /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm: exactly
     /// when the backtracking search hit a limit.
     public var lastMatchUsedDFA: Bool { lastMatchHitLimit }
+    /// Work arrays of a matcher that runs on this scratch's thread (the content-rule matcher's
+    /// candidate and fired rules), kept here so that their capacity is reused from one request to the
+    /// next instead of allocated each time (``takeWorkArrays()``, ``restoreWorkArrays(_:_:)``). Not
+    /// checked for exclusive access at run time: like the scratch, they belong to one thread.
+    @exclusivity(unchecked) private var workCandidates: [UInt64] = []
+    @exclusivity(unchecked) private var workRules: [Int32] = []
+    /// A work array with a larger capacity is not kept (a long URL's candidates) …
+    static var workArrayCapacityKept: Int { 4096 }
+    /// … and one with more elements is emptied when given back.
+    static var workArrayCountKept: Int { 512 }
+
+    /// Takes the work arrays out, leaving empty ones until ``restoreWorkArrays(_:_:)``. They may still
+    /// hold elements of earlier users (emptying an array costs about as much as a short request's
+    /// appends): a user appends after them and reads its own from the count it found.
+    public func takeWorkArrays() -> (candidates: [UInt64], rules: [Int32]) {
+        var taken: ([UInt64], [Int32]) = ([], [])
+        swap(&taken.0, &workCandidates)
+        swap(&taken.1, &workRules)
+        return taken
+    }
+
+    /// Gives back arrays taken with ``takeWorkArrays()``: kept, emptied once they hold more than
+    /// `workArrayCountKept` elements, dropped when their capacity grew past `workArrayCapacityKept`.
+    public func restoreWorkArrays(_ candidates: inout [UInt64], _ rules: inout [Int32]) {
+        Self.keep(&candidates)
+        Self.keep(&rules)
+        swap(&candidates, &workCandidates)
+        swap(&rules, &workRules)
+    }
+
+    private static func keep<Element>(_ array: inout [Element]) {
+        if array.capacity > workArrayCapacityKept {
+            array = []
+        } else if array.count > workArrayCountKept {
+            array.removeAll(keepingCapacity: true)
+        }
+    }
 
     /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
     public init() {

@@ -1,7 +1,8 @@
 import Dispatch
-import PCRE2Support
 import Synchronization
 import Testing
+
+@testable import PCRE2Support
 
 /// Searches of JIT-compiled patterns call `pcre2_jit_match` directly; patterns where that would
 /// differ from `pcre2_match` (no machine code, or UTF mode with its subject check) keep `pcre2_match`.
@@ -97,5 +98,36 @@ import Testing
         let all = seen.withLock { $0 }
         for thread in 1..<threads { #expect(all[thread] == all[0]) }
         #expect((0..<slots.count).allSatisfy { slots[$0].map { ObjectIdentifier($0) } == all[0][$0] })
+    }
+}
+
+/// `PCRE2Scratch`'s work arrays: given back, they keep their capacity (and, while short, their
+/// elements: a user reads from the count it found); long ones are emptied, large ones dropped.
+@Suite struct PCRE2ScratchWorkArrayTests {
+    @Test func arraysComeBackWithTheirCapacity() {
+        let scratch = PCRE2Scratch()
+        var (candidates, rules) = scratch.takeWorkArrays()
+        #expect(candidates.isEmpty && rules.isEmpty)
+        candidates += [1, 2, 3]
+        rules += [7]
+        let capacity = candidates.capacity
+        scratch.restoreWorkArrays(&candidates, &rules)
+        #expect(candidates.isEmpty && rules.isEmpty)  // what the scratch held before: empty
+        let (again, againRules) = scratch.takeWorkArrays()
+        #expect(again == [1, 2, 3] && againRules == [7])
+        #expect(again.capacity == capacity)
+        // Taken arrays are not in the scratch any more.
+        #expect(scratch.takeWorkArrays() == ([], []))
+    }
+
+    @Test func longArraysAreEmptiedAndLargeOnesDropped() {
+        let scratch = PCRE2Scratch()
+        var long = [UInt64](repeating: 5, count: PCRE2Scratch.workArrayCountKept + 1)
+        var rules: [Int32] = []
+        rules.reserveCapacity(PCRE2Scratch.workArrayCapacityKept + 1)
+        scratch.restoreWorkArrays(&long, &rules)
+        let (emptied, dropped) = scratch.takeWorkArrays()
+        #expect(emptied.isEmpty && emptied.capacity >= PCRE2Scratch.workArrayCountKept + 1)
+        #expect(dropped.isEmpty && dropped.capacity < PCRE2Scratch.workArrayCapacityKept)
     }
 }
