@@ -27,18 +27,30 @@ public struct ResourceLoadInfo: Sendable, Hashable {
         url: WebURL, mainDocumentURL: WebURL?, frameURL: WebURL? = nil, resourceType: ResourceType,
         loadContext: LoadContext = .topFrame, requestMethod: RequestMethod? = nil, loadType: LoadType? = nil
     ) {
-        self.url = url
-        self.mainDocumentURL = mainDocumentURL
-        self.frameURL = frameURL ?? mainDocumentURL
-        self.resourceType = resourceType
-        self.loadContext = loadContext
-        self.requestMethod = requestMethod
-        self.loadType =
+        // Computed before the URLs are stored: from the arguments, without copying them.
+        let loadType =
             loadType
             ?? (RegistrableDomain.isThirdParty(resourceURL: url, mainDocumentURL: mainDocumentURL)
                 ? .thirdParty : .firstParty)
+        self.frameURL = frameURL ?? mainDocumentURL
+        self.url = url
+        self.mainDocumentURL = mainDocumentURL
+        self.resourceType = resourceType
+        self.loadContext = loadContext
+        self.requestMethod = requestMethod
+        self.loadType = loadType
     }
 
     /// WebKit never evaluates `data:` URLs (spec §4.1).
-    public var isEvaluated: Bool { !url.hasScheme("data") }
+    public var isEvaluated: Bool {
+        var serialization = url.serialization
+        return serialization.withUTF8 { Self.isEvaluated(serialization: $0) }
+    }
+
+    /// ``isEvaluated`` from the bytes of the URL's serialization (whose scheme is lower-case): whether
+    /// they do not begin with `data:`.
+    @inline(__always) static func isEvaluated(serialization url: UnsafeBufferPointer<UInt8>) -> Bool {
+        !(url.count >= 5 && url[0] == UInt8(ascii: "d") && url[1] == UInt8(ascii: "a") && url[2] == UInt8(ascii: "t")
+            && url[3] == UInt8(ascii: "a") && url[4] == UInt8(ascii: ":"))
+    }
 }
