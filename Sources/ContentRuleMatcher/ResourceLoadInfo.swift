@@ -9,9 +9,25 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     /// The URL being requested.
     public var url: WebURL
     /// The top URL (main document URL); `nil` when there is no top document (matched as the empty string).
-    public var mainDocumentURL: WebURL?
+    public var mainDocumentURL: WebURL? {
+        get { main }
+        set {
+            // A frame URL that was the top URL stays the old one.
+            if frameIsMain {
+                frame = main
+                frameIsMain = false
+            }
+            main = newValue
+        }
+    }
     /// The URL of the document of the frame that initiates the load; `nil` is matched as the empty string.
-    public var frameURL: WebURL?
+    public var frameURL: WebURL? {
+        get { frameIsMain ? main : frame }
+        set {
+            frame = newValue
+            frameIsMain = false
+        }
+    }
     /// Exactly one resource type.
     public var resourceType: ResourceType
     public var loadContext: LoadContext
@@ -19,6 +35,12 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     public var requestMethod: RequestMethod?
     /// First- or third-party: computed from the registrable domains (libpsl) unless given.
     public var loadType: LoadType
+    // The frame URL is most often the top URL: then it is not stored twice (a copy of the load retains
+    // and releases two references less).
+    private var main: WebURL?
+    /// The frame URL unless `frameIsMain` (then nil).
+    private var frame: WebURL?
+    private var frameIsMain: Bool
 
     /// - Parameters:
     ///   - frameURL: defaults to `mainDocumentURL`.
@@ -32,13 +54,31 @@ public struct ResourceLoadInfo: Sendable, Hashable {
             loadType
             ?? (RegistrableDomain.isThirdParty(resourceURL: url, mainDocumentURL: mainDocumentURL)
                 ? .thirdParty : .firstParty)
-        self.frameURL = frameURL ?? mainDocumentURL
+        frameIsMain = frameURL == nil
+        frame = frameURL
         self.url = url
-        self.mainDocumentURL = mainDocumentURL
+        main = mainDocumentURL
         self.resourceType = resourceType
         self.loadContext = loadContext
         self.requestMethod = requestMethod
         self.loadType = loadType
+    }
+
+    /// Equal when every property is (the frame URL compared as read).
+    public static func == (a: Self, b: Self) -> Bool {
+        a.url == b.url && a.mainDocumentURL == b.mainDocumentURL && a.frameURL == b.frameURL
+            && a.resourceType == b.resourceType && a.loadContext == b.loadContext
+            && a.requestMethod == b.requestMethod && a.loadType == b.loadType
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(mainDocumentURL)
+        hasher.combine(frameURL)
+        hasher.combine(resourceType)
+        hasher.combine(loadContext)
+        hasher.combine(requestMethod)
+        hasher.combine(loadType)
     }
 
     /// WebKit never evaluates `data:` URLs (spec §4.1).
