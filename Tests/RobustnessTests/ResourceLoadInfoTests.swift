@@ -12,7 +12,8 @@ import Testing
     @Test func frameURLDefaultsToTheTopURLAndStaysItsOwn() throws {
         let top = try Self.url("https://top.example/page")
         let other = try Self.url("https://frame.example/")
-        var load = ResourceLoadInfo(url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: top, resourceType: .script)
+        var load = ResourceLoadInfo(
+            url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: top, resourceType: .script)
         #expect(load.frameURL == top && load.mainDocumentURL == top)
         // Changing the top URL leaves the frame URL the old top URL.
         load.mainDocumentURL = other
@@ -25,7 +26,8 @@ import Testing
         explicit.frameURL = top
         explicit.mainDocumentURL = nil
         #expect(explicit.frameURL == top && explicit.mainDocumentURL == nil)
-        let noTop = ResourceLoadInfo(url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: nil, resourceType: .image)
+        let noTop = ResourceLoadInfo(
+            url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: nil, resourceType: .image)
         #expect(noTop.frameURL == nil && noTop.mainDocumentURL == nil)
     }
 
