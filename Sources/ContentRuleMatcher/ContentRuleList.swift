@@ -146,6 +146,13 @@ final class RegexCache: Sendable {
         compileLocks = (0..<16).map { _ in CompileLock() }
     }
 
+    /// Calls `body` with ``patternRegex(_:in:)``: a cached pattern without retaining it.
+    @inline(__always)
+    func withPatternRegex<Result>(_ id: Int, in rules: MappedRuleList, _ body: (Compiled) -> Result) -> Result {
+        if let result = slots.withObject(at: id, body) { return result }
+        return body(patternRegex(id, in: rules))
+    }
+
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
         cached(
             id, source: { rules.regexSource(id) },

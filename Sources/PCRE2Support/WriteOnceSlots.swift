@@ -60,6 +60,18 @@ public final class WriteOnceSlots<Object: AnyObject & Sendable>: @unchecked Send
         return Unmanaged<Object>.fromOpaque(object).takeUnretainedValue()
     }
 
+    /// Calls `body` with the object stored in slot `index` (`0..<count`), without retaining it (the
+    /// table keeps it while it lives); nil when none was stored.
+    @inlinable @inline(__always)
+    public func withObject<Result>(at index: Int, _ body: (Object) -> Result) -> Result? {
+        precondition(index >= 0 && index < count, "slot index out of range")
+        guard let chunk = chunks[index >> Self.chunkShift].load(ordering: .acquiring),
+            let object = chunk.assumingMemoryBound(to: Slot.self)[index & (Self.chunkSize - 1)].load(
+                ordering: .acquiring)
+        else { return nil }
+        return Unmanaged<Object>.fromOpaque(object)._withUnsafeGuaranteedRef(body)
+    }
+
     /// Stores `object` in slot `index` unless an object was stored there first.
     /// - Returns: the slot's object: `object`, or the one stored before.
     public func store(_ object: Object, at index: Int) -> Object {

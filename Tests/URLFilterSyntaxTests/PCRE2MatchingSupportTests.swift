@@ -77,6 +77,8 @@ import Testing
         #expect(slots.store(Box(2), at: last) === first)
         #expect(slots[last] === first)
         #expect(slots[last - 1] == nil && slots[0] == nil)
+        #expect(slots.withObject(at: last) { $0.value } == 1)
+        #expect(slots.withObject(at: 0) { $0.value } == nil)
         #expect(WriteOnceSlots<Box>(count: 0).count == 0)
     }
 
