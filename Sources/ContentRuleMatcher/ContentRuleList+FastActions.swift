@@ -21,7 +21,7 @@ extension ContentRuleList {
     ///   O(top URL length × its dots + top-URL condition values), and once per distinct (top URL,
     ///   flags), O(universal rules) at most (O(1) when no universal rule's condition matched).
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
-        actions(for: load, scratch: PCRE2Scratch.forCurrentThread)
+        PCRE2Scratch.withCurrentThread { actions(for: load, scratch: $0) }
     }
 
     func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {

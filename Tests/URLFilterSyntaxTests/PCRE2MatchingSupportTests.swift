@@ -122,6 +122,20 @@ import Testing
         #expect(scratch.takeWorkArrays() == ([], []))
     }
 
+    @Test func withCurrentThreadLendsTheThreadsScratch() {
+        let mine = PCRE2Scratch.forCurrentThread
+        #expect(PCRE2Scratch.withCurrentThread { $0 === mine })
+        // Another thread (this one waits) gets its own.
+        let other = Mutex<ObjectIdentifier?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            other.withLock { $0 = PCRE2Scratch.withCurrentThread { ObjectIdentifier($0) } }
+            done.signal()
+        }
+        done.wait()
+        #expect(other.withLock { $0 } != nil && other.withLock { $0 } != ObjectIdentifier(mine))
+    }
+
     @Test func longArraysAreEmptiedAndLargeOnesDropped() {
         let scratch = PCRE2Scratch()
         var long = [UInt64](repeating: 5, count: PCRE2Scratch.workArrayCountKept + 1)
