@@ -21,12 +21,14 @@ extension ContentRuleList {
     ///   O(top URL length × its dots + top-URL condition values), and once per distinct (top URL,
     ///   flags), O(universal rules) at most (O(1) when no universal rule's condition matched).
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
-        actions(for: load, scratch: PCRE2Scratch.forCurrentThread)
+        PCRE2Scratch.withCurrentThread { actions(for: load, scratch: $0) }
     }
 
     func actions(for load: ResourceLoadInfo, scratch: PCRE2Scratch) -> ContentRuleListActions {
-        guard load.isEvaluated else { return ContentRuleListActions(notEvaluated: identifier) }
         var url = load.url.serialization
+        guard url.withUTF8({ ResourceLoadInfo.isEvaluated(serialization: $0) }) else {
+            return ContentRuleListActions(notEvaluated: identifier)
+        }
         var top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""
         let flags = LoadFlags(load)
@@ -34,7 +36,12 @@ extension ContentRuleList {
             top: top, flags: flags,
             conditions: { top.withUTF8 { TopURLConditions(list: self, top: $0, scratch: scratch) } },
             make: { TopURLEntry(list: self, conditions: $0, flags: flags) })
-        var fired: [Int32] = []
+        // The thread's work arrays (with the capacity earlier requests gave them), put back after; this
+        // request's elements are those after the ones they hold.
+        var (candidates, fired) = scratch.takeWorkArrays()
+        defer { scratch.restoreWorkArrays(&candidates, &fired) }
+        let firstCandidate = candidates.count
+        let firstFired = fired.count
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
@@ -43,12 +50,12 @@ extension ContentRuleList {
                     // sorted: each rule reaches the fast matcher one way only (its RULE entry) and the
                     // index files it under one gram, so each is tried once and each on its own; the few
                     // that fire are sorted (and any duplicate a damaged file makes removed) after.
-                    var candidates: [UInt64] = []
-                    candidates.reserveCapacity(alwaysChecked.count + entry.domainCandidates.count + 64)
+                    candidates.reserveCapacity(
+                        firstCandidate + alwaysChecked.count + entry.domainCandidates.count + 64)
                     for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
                     for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-                    for value in candidates {
+                    for value in candidates[firstCandidate...] {
                         let candidate = Int32(truncatingIfNeeded: value >> 32)
                         let rule = rules.rule(Int(candidate))
                         let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
@@ -66,10 +73,15 @@ extension ContentRuleList {
                         }
                         fired.append(candidate)
                     }
-                    fired = SortedRules.sortedUnique(fired)
                 }
             }
         }
-        return ContentRuleListActions(list: self, universal: entry, otherRules: fired)
+        guard fired.count > firstFired else {
+            return ContentRuleListActions(list: self, universal: entry, otherRules: [])
+        }
+        // A copy of its own (the work array stays with the thread).
+        var otherRules = fired[firstFired...].withUnsafeBufferPointer { Array($0) }
+        SortedRules.sortUnique(&otherRules)
+        return ContentRuleListActions(list: self, universal: entry, otherRules: otherRules)
     }
 }

@@ -11,7 +11,8 @@ import Synchronization
 /// distinct top URL and flag combination and cached.
 ///
 /// Immutable from the outside and `Sendable`: one instance can be queried from many threads at once
-/// (its caches are behind locks; PCRE2 match data is per thread).
+/// (its caches are behind locks or, for compiled patterns, written once and read without a lock; PCRE2
+/// match data is per thread).
 public final class ContentRuleList: Sendable {
     /// The list's identifier (the CLI uses the file name without extension).
     public let identifier: String
@@ -105,12 +106,14 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// PCRE2 patterns compiled on first use, shared by all threads: one slot per stored pattern and
-/// per domain entry, in 16 locked shards (a look-up is two array indexes under an uncontended lock).
+/// PCRE2 patterns compiled on first use, shared by all threads: one slot per stored pattern and per
+/// domain entry (``WriteOnceSlots``). A look-up takes no lock (two atomic loads); a pattern is
+/// compiled once, under one of 16 locks (by slot), so that threads that need the same pattern at
+/// once do not each compile it, and threads that need different ones rarely wait for each other.
 ///
-/// A shard's slots come in chunks of ``chunkSize`` that are allocated the first time one of their
-/// slots is filled: making the cache costs O(patterns / chunkSize), not a slot per pattern, so that
-/// opening a list does not pay for patterns it may never need.
+/// Slots come in chunks allocated the first time one of their slots is filled: making the cache
+/// costs O(patterns / chunk size), not a slot per pattern, so that opening a list does not pay for
+/// patterns it may never need.
 final class RegexCache: Sendable {
     /// A compiled pattern, immutable once made: a class, so that a look-up hands out one reference
     /// instead of copying (and retaining) each field.
@@ -129,19 +132,25 @@ final class RegexCache: Sendable {
             self.caseless = caseless
         }
     }
-    static let chunkSize = 64
-    private let shards: [Shard]
+    private let slots: WriteOnceSlots<Compiled>
     private let patternCount: Int
-    private final class Shard: Sendable {
-        /// Empty until a slot of the chunk is filled, then `chunkSize` slots.
-        let chunks: Mutex<[[Compiled?]]>
-        init(count: Int) { chunks = Mutex(Array(repeating: [], count: (count + chunkSize - 1) / chunkSize)) }
+    /// Held while a pattern of slot `key` (`key & 15`) is compiled.
+    private let compileLocks: [CompileLock]
+    private final class CompileLock: Sendable {
+        let mutex = Mutex(())
     }
 
     init(patternCount: Int, domainCount: Int) {
         self.patternCount = patternCount
-        let perShard = (patternCount + domainCount) / 16 + 1
-        shards = (0..<16).map { _ in Shard(count: perShard) }
+        slots = WriteOnceSlots(count: patternCount + domainCount)
+        compileLocks = (0..<16).map { _ in CompileLock() }
+    }
+
+    /// Calls `body` with ``patternRegex(_:in:)``: a cached pattern without retaining it.
+    @inline(__always)
+    func withPatternRegex<Result>(_ id: Int, in rules: MappedRuleList, _ body: (Compiled) -> Result) -> Result {
+        if let result = slots.withObject(at: id, body) { return result }
+        return body(patternRegex(id, in: rules))
     }
 
     func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
@@ -173,21 +182,19 @@ final class RegexCache: Sendable {
         _ key: Int, source: () -> String,
         prefilter: (String, PCRE2Regex) -> Compiled = { Compiled(regex: $1, error: nil) }
     ) -> Compiled {
-        let shard = shards[key & 15]
-        let chunk = (key >> 4) / Self.chunkSize
-        let slot = (key >> 4) % Self.chunkSize
-        if let found = shard.chunks.withLock({ $0[chunk].isEmpty ? nil : $0[chunk][slot] }) { return found }
-        let compiled: Compiled
-        let text = source()
+        if let found = slots[key] { return found }
+        return compileLocks[key & 15].mutex.withLock { _ in
+            // Another thread may have compiled it while this one waited.
+            if let found = slots[key] { return found }
+            return slots.store(Self.compile(source(), prefilter: prefilter), at: key)
+        }
+    }
+
+    private static func compile(_ text: String, prefilter: (String, PCRE2Regex) -> Compiled) -> Compiled {
         do {
-            compiled = prefilter(text, try PCRE2Regex(text, options: []))
+            return prefilter(text, try PCRE2Regex(text, options: []))
         } catch {
-            compiled = Compiled(regex: nil, error: error.description)
+            return Compiled(regex: nil, error: error.description)
         }
-        shard.chunks.withLock { chunks in
-            if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: nil, count: Self.chunkSize) }
-            chunks[chunk][slot] = compiled
-        }
-        return compiled
     }
 }

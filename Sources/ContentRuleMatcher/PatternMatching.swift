@@ -60,18 +60,19 @@ extension ContentRuleList {
                 : Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
             if !found { return false }
         }
-        let compiled = regexes.patternRegex(id, in: rules)
-        if let lowered {
-            for run in compiled.mandatory {
-                let found = run.withUnsafeBufferPointer {
-                    compiled.caseless
-                        ? Self.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
-                        : Self.contains(subject, $0, byteCounts: nil)
+        return regexes.withPatternRegex(id, in: rules) { compiled in
+            if let lowered, !compiled.mandatory.isEmpty {
+                for run in compiled.mandatory {
+                    let found = run.withUnsafeBufferPointer {
+                        compiled.caseless
+                            ? Self.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
+                            : Self.contains(subject, $0, byteCounts: nil)
+                    }
+                    if !found { return false }
                 }
-                if !found { return false }
             }
+            return compiled.regex?.matches(subject, scratch: scratch) ?? false
         }
-        return compiled.regex?.matches(subject, scratch: scratch) ?? false
     }
 
     /// Whether the lower-cased URL holds `literal` where a host-anchored pattern

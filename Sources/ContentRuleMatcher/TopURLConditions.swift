@@ -343,16 +343,21 @@ enum SortedRules {
 
     /// Sorts and removes duplicates.
     static func sortedUnique<T: BinaryInteger>(_ values: [T]) -> [T] {
-        guard values.count > 1 else { return values }
         var result = values
-        result.sort()
+        sortUnique(&result)
+        return result
+    }
+
+    /// Sorts `values` and removes duplicates, in place.
+    static func sortUnique<T: BinaryInteger>(_ values: inout [T]) {
+        guard values.count > 1 else { return }
+        values.sort()
         var count = 1
-        for index in 1..<result.count where result[index] != result[count - 1] {
-            result[count] = result[index]
+        for index in 1..<values.count where values[index] != values[count - 1] {
+            values[count] = values[index]
             count += 1
         }
-        result.removeLast(result.count - count)
-        return result
+        values.removeLast(values.count - count)
     }
 }
 

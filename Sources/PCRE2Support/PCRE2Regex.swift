@@ -28,6 +28,9 @@ public final class PCRE2Regex: @unchecked Sendable {
     public let captureCount: Int
     /// Whether JIT compilation succeeded.
     public let isJITCompiled: Bool
+    /// Whether a search calls the JIT's machine code directly (`pcre2_jit_match`, which skips
+    /// `pcre2_match`'s argument checks): JIT-compiled, and not in UTF mode.
+    let runsJITDirectly: Bool
     /// Whether the pattern repeats a group (`)*` or `)+` outside a class), the shape of exponential
     /// backtracking: its backtracking searches stop at `repeatedGroupMatchLimit`.
     public let repeatsAGroup: Bool
@@ -63,6 +66,13 @@ public final class PCRE2Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
         captureCount = Int(captures)
         isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+        // `(*NO_JIT)` makes the JIT compile succeed without machine code; `(*UTF)` asks `pcre2_match`
+        // to check the subject's UTF-8, which `pcre2_jit_match` skips: both keep `pcre2_match`.
+        var jitSize = 0
+        var allOptions: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_JITSIZE), &jitSize)
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &allOptions)
+        runsJITDirectly = isJITCompiled && jitSize > 0 && allOptions & PCRE2_UTF == 0
         repeatsAGroup = Self.hasRepeatedGroup(utf8.dropLast())
     }
 
@@ -224,11 +234,15 @@ public final class PCRE2Regex: @unchecked Sendable {
         _ subject: UnsafeBufferPointer<UInt8>, matchData: OpaquePointer, context: OpaquePointer
     ) -> Int32 {
         // PCRE2 wants a non-null pointer even for an empty subject.
-        if subject.isEmpty {
-            var empty: UInt8 = 0
+        var empty: UInt8 = 0
+        guard let start = subject.baseAddress, !subject.isEmpty else {
             return pcre2_match_8(code, &empty, 0, 0, 0, matchData, context)
         }
-        return pcre2_match_8(code, subject.baseAddress, subject.count, 0, 0, matchData, context)
+        // The JIT's machine code directly: `pcre2_match` would run the same after checking the arguments
+        // and options (none here). The match context's limits (and the pattern's own, when lower) and
+        // JIT stack apply alike.
+        if runsJITDirectly { return pcre2_jit_match_8(code, start, subject.count, 0, 0, matchData, context) }
+        return pcre2_match_8(code, start, subject.count, 0, 0, matchData, context)
     }
 
     static func outcome(_ rc: Int32) -> PCRE2MatchOutcome {
@@ -252,10 +266,47 @@ public final class PCRE2Scratch {
     let jitStack: OpaquePointer?
     /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
     /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
-    public internal(set) var lastMatchHitLimit = false
+    @exclusivity(unchecked) public internal(set) var lastMatchHitLimit = false
     /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm: exactly
     /// when the backtracking search hit a limit.
     public var lastMatchUsedDFA: Bool { lastMatchHitLimit }
+    /// Work arrays of a matcher that runs on this scratch's thread (the content-rule matcher's
+    /// candidate and fired rules), kept here so that their capacity is reused from one request to the
+    /// next instead of allocated each time (``takeWorkArrays()``, ``restoreWorkArrays(_:_:)``). Not
+    /// checked for exclusive access at run time: like the scratch, they belong to one thread.
+    @exclusivity(unchecked) private var workCandidates: [UInt64] = []
+    @exclusivity(unchecked) private var workRules: [Int32] = []
+    /// A work array with a larger capacity is not kept (a long URL's candidates) …
+    static var workArrayCapacityKept: Int { 4096 }
+    /// … and one with more elements is emptied when given back.
+    static var workArrayCountKept: Int { 512 }
+
+    /// Takes the work arrays out, leaving empty ones until ``restoreWorkArrays(_:_:)``. They may still
+    /// hold elements of earlier users (emptying an array costs about as much as a short request's
+    /// appends): a user appends after them and reads its own from the count it found.
+    public func takeWorkArrays() -> (candidates: [UInt64], rules: [Int32]) {
+        var taken: ([UInt64], [Int32]) = ([], [])
+        swap(&taken.0, &workCandidates)
+        swap(&taken.1, &workRules)
+        return taken
+    }
+
+    /// Gives back arrays taken with ``takeWorkArrays()``: kept, emptied once they hold more than
+    /// `workArrayCountKept` elements, dropped when their capacity grew past `workArrayCapacityKept`.
+    public func restoreWorkArrays(_ candidates: inout [UInt64], _ rules: inout [Int32]) {
+        Self.keep(&candidates)
+        Self.keep(&rules)
+        swap(&candidates, &workCandidates)
+        swap(&rules, &workRules)
+    }
+
+    private static func keep<Element>(_ array: inout [Element]) {
+        if array.capacity > workArrayCapacityKept {
+            array = []
+        } else if array.count > workArrayCountKept {
+            array.removeAll(keepingCapacity: true)
+        }
+    }
 
     /// Allocates the match data, match context and JIT stack. Traps if PCRE2 cannot allocate them.
     public init() {

@@ -9,13 +9,20 @@ extension PCRE2Scratch {
     ///
     /// Lets a `Sendable` matcher run PCRE2 from any thread without allocating match data per call.
     /// Do not hand the returned object to another thread.
-    public static var forCurrentThread: PCRE2Scratch {
+    public static var forCurrentThread: PCRE2Scratch { unmanagedForCurrentThread().takeUnretainedValue() }
+
+    /// Calls `body` with ``forCurrentThread`` without retaining it (the thread keeps it until it exits).
+    @inlinable @inline(__always)
+    public static func withCurrentThread<Result>(_ body: (PCRE2Scratch) -> Result) -> Result {
+        unmanagedForCurrentThread()._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The calling thread's scratch, created (and kept by the thread) on first use.
+    @usableFromInline static func unmanagedForCurrentThread() -> Unmanaged<PCRE2Scratch> {
         let key = ThreadScratchKey.shared.key
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<PCRE2Scratch>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let scratch = PCRE2Scratch()
-        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        if let existing = pthread_getspecific(key) { return Unmanaged<PCRE2Scratch>.fromOpaque(existing) }
+        let scratch = Unmanaged.passRetained(PCRE2Scratch())
+        pthread_setspecific(key, scratch.toOpaque())
         return scratch
     }
 }

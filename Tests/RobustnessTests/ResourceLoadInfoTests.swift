@@ -1,0 +1,60 @@
+import ContentRuleMatcher
+import ContentRuleModel
+import ContentRuleURL
+import Testing
+
+/// `ResourceLoadInfo` keeps a frame URL that is the top URL once; its properties read and write as
+/// plain stored ones would: the frame URL defaults to the top URL at `init` (spec §4.1) and is
+/// independent of it after.
+@Suite struct ResourceLoadInfoTests {
+    static func url(_ text: String) throws -> WebURL { try #require(WebURL(text)) }
+
+    @Test func frameURLDefaultsToTheTopURLAndStaysItsOwn() throws {
+        let top = try Self.url("https://top.example/page")
+        let other = try Self.url("https://frame.example/")
+        var load = ResourceLoadInfo(
+            url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: top, resourceType: .script)
+        #expect(load.frameURL == top && load.mainDocumentURL == top)
+        // Changing the top URL leaves the frame URL the old top URL.
+        load.mainDocumentURL = other
+        #expect(load.mainDocumentURL == other && load.frameURL == top)
+        load.frameURL = nil
+        #expect(load.frameURL == nil && load.mainDocumentURL == other)
+        var explicit = ResourceLoadInfo(
+            url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: top, frameURL: other, resourceType: .script)
+        #expect(explicit.frameURL == other)
+        explicit.frameURL = top
+        explicit.mainDocumentURL = nil
+        #expect(explicit.frameURL == top && explicit.mainDocumentURL == nil)
+        let noTop = ResourceLoadInfo(
+            url: try Self.url("https://cdn.test/a.js"), mainDocumentURL: nil, resourceType: .image)
+        #expect(noTop.frameURL == nil && noTop.mainDocumentURL == nil)
+    }
+
+    @Test func equalityAndHashCompareTheFrameURLAsRead() throws {
+        let top = try Self.url("https://top.example/")
+        let request = try Self.url("https://cdn.test/a.js")
+        let defaulted = ResourceLoadInfo(url: request, mainDocumentURL: top, resourceType: .script)
+        let explicit = ResourceLoadInfo(url: request, mainDocumentURL: top, frameURL: top, resourceType: .script)
+        #expect(defaulted == explicit)
+        #expect(Set([defaulted, explicit]).count == 1)
+        let otherFrame = ResourceLoadInfo(
+            url: request, mainDocumentURL: top, frameURL: try Self.url("https://frame.example/"),
+            resourceType: .script)
+        #expect(defaulted != otherFrame)
+        var reset = otherFrame
+        reset.frameURL = top
+        #expect(reset == defaulted)
+        #expect(defaulted != ResourceLoadInfo(url: request, mainDocumentURL: top, resourceType: .image))
+    }
+
+    @Test func onlyDataURLsAreNotEvaluated() throws {
+        for (text, evaluated) in [
+            ("data:text/plain,ad", false), ("DATA:,x", false), ("https://data.example/", true),
+            ("datax:ad", true), ("dat:a", true), ("https://example.com/data:", true),
+        ] {
+            let load = ResourceLoadInfo(url: try Self.url(text), mainDocumentURL: nil, resourceType: .image)
+            #expect(load.isEvaluated == evaluated, "\(text)")
+        }
+    }
+}
