@@ -26,8 +26,10 @@ public struct ContentBlocker: Sendable {
     /// Every list's actions for `load` and what they add up to (WebKit
     /// `processContentRuleListsForLoad` + `applyResultsToRequest`, spec §4.10–§4.11).
     ///
-    /// - Parameter requestHeaders: the request's headers before modification, in order (used only
-    ///   for the `requestHeaders` of the result when a `modify-headers` action applies).
+    /// - Parameters:
+    ///   - load: the load to decide.
+    ///   - requestHeaders: the request's headers before modification, in order (used only for the
+    ///     `requestHeaders` of the result when a `modify-headers` action applies).
     /// - Complexity: the sum over lists of ``ContentRuleList/actions(for:)`` (or of
     ///   ``ContentRuleList/referenceActions(for:)`` with the reference engine).
     public func results(for load: ResourceLoadInfo, requestHeaders: [(String, String)] = []) -> ContentRuleListResults {

@@ -8,8 +8,8 @@ extension ContentRuleList {
     ///
     /// Same answer as ``referenceActions(for:)``, found without trying every rule:
     /// - what depends only on the top URL — which domain and top-URL conditions hold — is computed
-    ///   once per distinct top URL (``TopURLConditions``), and which universal rules (url-filter
-    ///   matching everything) fire once per distinct (top URL, flags) from it (``TopURLEntry``); both
+    ///   once per distinct top URL (`TopURLConditions`), and which universal rules (url-filter
+    ///   matching everything) fire once per distinct (top URL, flags) from it (`TopURLEntry`); both
     ///   are cached;
     /// - the lower-cased URL is scanned once for the 4-byte grams of the rules' required literals
     ///   (the file's literal index); only those rules, the rules whose `if-domain` entries matched,

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A compiled content rule list ready to match, identified by a string (WebKit's `ContentExtension`).
 ///
-/// Reads the binary rule list in place (``MappedRuleList``): opening a file maps it and validates it,
+/// Reads the binary rule list in place (`MappedRuleList`, module ContentRuleFormat): opening a file maps it and validates it,
 /// nothing is decoded or compiled up front. PCRE2 patterns are compiled the first time a request
 /// needs them; the answers of conditions that depend only on the top URL are computed once per
 /// distinct top URL and flag combination and cached.
@@ -45,8 +45,8 @@ public final class ContentRuleList: Sendable {
     }
 
     /// Encodes `compiled` as a binary rule list in memory and reads it (the same path as a file).
-    /// - Throws: ``ContentRuleListLoadError/binary(_:)`` with ``BinaryRuleListError/tooLarge(_:)`` when
-    ///   the list exceeds a limit of the binary format (``BinaryRuleList/encode(_:)``); any other error
+    /// - Throws: ``ContentRuleListLoadError/binary(_:)`` with `BinaryRuleListError.tooLarge` when
+    ///   the list exceeds a limit of the binary format (`BinaryRuleList.encode(_:)`); any other error
     ///   would mean the encoding could not be read back (a bug).
     public convenience init(identifier: String, compiled: CompiledRuleList, extensionBaseURL: WebURL? = nil)
         throws(ContentRuleListLoadError)

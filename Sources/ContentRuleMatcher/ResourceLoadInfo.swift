@@ -4,7 +4,7 @@ public import ContentRuleURL
 /// One load to decide: the request URL, the top URL, the frame URL, and how the load is classified.
 ///
 /// Mirrors WebKit's `ResourceLoadInfo` (`Source/WebCore/loader/ResourceLoadInfo.h`, spec §4.1).
-/// URLs are WHATWG-canonical ``WebURL``s: url-filters see their serialization.
+/// URLs are WHATWG-canonical `WebURL`s (module ContentRuleURL): url-filters see their serialization.
 public struct ResourceLoadInfo: Sendable, Hashable {
     /// The URL being requested.
     public var url: WebURL
@@ -42,9 +42,18 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     private var frame: WebURL?
     private var frameIsMain: Bool
 
+    /// A load (WebKit `ResourceLoadInfo`).
+    ///
     /// - Parameters:
-    ///   - frameURL: defaults to `mainDocumentURL`.
-    ///   - loadType: an override; by default computed as WebKit does (`ResourceLoadInfo::isThirdParty`).
+    ///   - url: the URL being loaded (url-filters see its serialization).
+    ///   - mainDocumentURL: the top URL, `nil` for none (then every load with a host is third-party).
+    ///   - frameURL: the URL of the frame that starts the load (`if-frame-url`); defaults to
+    ///     `mainDocumentURL`.
+    ///   - resourceType: what is loaded (spec §4.2).
+    ///   - loadContext: top frame or child frame (spec §4.4).
+    ///   - requestMethod: the method of the request, `nil` for none/unknown (spec §4.1).
+    ///   - loadType: an override; by default computed as WebKit does (`ResourceLoadInfo::isThirdParty`,
+    ///     O(host length) with a cached Public Suffix List look-up).
     public init(
         url: WebURL, mainDocumentURL: WebURL?, frameURL: WebURL? = nil, resourceType: ResourceType,
         loadContext: LoadContext = .topFrame, requestMethod: RequestMethod? = nil, loadType: LoadType? = nil
