@@ -1,0 +1,139 @@
+import ContentRuleCompiler
+import ContentRuleMatcher
+import TestSupport
+import Testing
+
+@testable import ContentRuleFormat
+
+/// The literal scan skips a gram met again through a small direct-mapped table (``RecentGrams``,
+/// indexed by the gram's filter bit): on URLs repeating grams that share a table word (so that they
+/// evict each other), short and long, the scan must append the same candidates in the same order and
+/// report the same repeated grams as a plain scan of the URL's distinct grams against the whole index,
+/// and the fast matcher must answer as the reference matcher.
+@Suite struct RecentGramsTests {
+    /// Four-letter grams over a small alphabet whose filter bits share their low 6 bits (one word of a
+    /// long URL's table, and so of a short URL's 8 too), several groups of them.
+    static let collidingGrams: [[UInt8]] = {
+        let alphabet = Array("adbs/-jx".utf8)
+        var groups: [Int: [[UInt8]]] = [:]
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    for d in alphabet {
+                        let gram = [a, b, c, d]
+                        groups[IndexHash.gramFilterBit(IndexHash.gram(gram, 0)) & 63, default: []].append(gram)
+                    }
+                }
+            }
+        }
+        // The largest groups first (ties by word), three grams from each of four groups.
+        let chosen = groups.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.prefix(4)
+        return chosen.flatMap { $0.value.prefix(3) }
+    }()
+
+    /// One rule per colliding gram (a 4-byte literal: its only gram is indexed), plus longer literals
+    /// built from two of them, each with its own action.
+    static var json: String {
+        let literals =
+            collidingGrams.map { String(decoding: $0, as: UTF8.self) }
+            + [
+                String(decoding: collidingGrams[0] + collidingGrams[3], as: UTF8.self),
+                String(decoding: collidingGrams[6] + collidingGrams[1], as: UTF8.self),
+            ]
+        return "["
+            + literals.enumerated().map { index, literal in
+                #"{"trigger":{"url-filter":"\#(literal)"},"action":{"type":"css-display-none","selector":".r\#(index)"}}"#
+            }
+            .joined(separator: ",") + "]"
+    }
+
+    /// URLs made of the colliding grams in a seeded order, with and without separators, from 40 bytes
+    /// to 8 KiB.
+    static var urls: [String] {
+        var generator = SeededGenerator(seed: 7)
+        var urls: [String] = []
+        for length in [40, 120, 255, 256, 700, 8192] {
+            for separated in [false, true] {
+                var path: [UInt8] = []
+                while path.count < length {
+                    path += collidingGrams[Int.random(in: 0..<collidingGrams.count, using: &generator)]
+                    if separated && Bool.random(using: &generator) { path.append(UInt8(ascii: "_")) }
+                }
+                urls.append("https://site.test/" + String(decoding: path, as: UTF8.self))
+            }
+        }
+        return urls
+    }
+
+    /// The candidates and repeated grams of `url` without the scan's shortcuts: every distinct gram in
+    /// order of first occurrence, looked up by a walk of the whole index.
+    static func plainScan(_ mapped: MappedRuleList, _ url: [UInt8]) -> (candidates: [UInt64], repeated: UInt64) {
+        var first: [UInt32: Int] = [:]
+        var order: [UInt32] = []
+        var counts: [UInt32: Int] = [:]
+        for at in 0...(url.count - IndexHash.gramLength) {
+            let gram = IndexHash.gram(url, at)
+            if first[gram] == nil {
+                first[gram] = at
+                order.append(gram)
+            }
+            counts[gram, default: 0] += 1
+        }
+        var candidates: [UInt64] = []
+        var repeated: UInt64 = 0
+        let sections = mapped.sections
+        for gram in order {
+            guard let slot = (0..<mapped.literalHashCapacity).first(where: { mapped.literalGram($0) == gram }) else {
+                continue
+            }
+            if counts[gram, default: 0] > 1 { repeated |= IndexHash.gramRepeatBit(gram) }
+            let position = UInt64(first[gram, default: 0] + 1)
+            let value = mapped.bytes.u32(sections.literalHash.offset + slot * 8 + 4)
+            if value & Layout.inlinePosting != 0 {
+                candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
+            } else {
+                let start = sections.literalPostings.offset + Int(value) * 4
+                for index in 0..<Int(mapped.bytes.u32(start)) {
+                    candidates.append(UInt64(mapped.bytes.u32(start + 4 + index * 4)) << 32 | position)
+                }
+            }
+        }
+        return (candidates, repeated)
+    }
+
+    @Test func theGramsCollideInTheTable() {
+        #expect(Self.collidingGrams.count == 12)
+        let words = Set(Self.collidingGrams.map { IndexHash.gramFilterBit(IndexHash.gram($0, 0)) & 63 })
+        #expect(words.count == 4)
+        #expect(RecentGrams.count(8192) == 64 && RecentGrams.count(40) == 8)
+    }
+
+    @Test func scanAnswersLikeAPlainScan() throws {
+        let list = try #require(RuleListCompiler.compile(json: Array(Self.json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        var repeatedSome = false
+        for url in Self.urls {
+            let bytes = Array(url.utf8)
+            var candidates: [UInt64] = []
+            let repeated = bytes.withUnsafeBufferPointer { mapped.collectLiteralCandidates($0, into: &candidates) }
+            let plain = Self.plainScan(mapped, bytes)
+            #expect(candidates == plain.candidates, "\(url.prefix(80))… (\(bytes.count) bytes)")
+            #expect(repeated == plain.repeated, "\(url.prefix(80))… (\(bytes.count) bytes)")
+            repeatedSome = repeatedSome || repeated != 0
+            #expect(!candidates.isEmpty)
+        }
+        #expect(repeatedSome)
+    }
+
+    @Test func fastMatcherAnswersAsTheReference() throws {
+        let list = try #require(Hostile.compile(Self.json).list)
+        // The URLs as they are, and upper-cased (the scan reads the lower-cased URL).
+        for url in Self.urls + Self.urls.map({ "https://site.test/" + $0.dropFirst(18).uppercased() }) {
+            let load = try #require(Hostile.script(url))
+            let fast = list.actions(for: load)
+            let reference = list.referenceActions(for: load)
+            #expect(fast.firedRules == reference.firedRules, "\(url.prefix(80))…")
+            #expect(fast == reference, "\(url.prefix(80))…")
+        }
+    }
+}
