@@ -86,6 +86,15 @@ extension UnsafeBufferPointer where Element == UInt8 {
     }
 }
 
+extension UnsafeMutableBufferPointer where Element == UInt8 {
+    /// Stores `value` (native byte order) as the 8 bytes at `offset`, unchecked: the caller keeps
+    /// `offset + 8` within the buffer (the matcher's lower-cased URL: one store instead of eight).
+    @inlinable @inline(__always) public func storeU64(_ value: UInt64, at offset: Int) {
+        UnsafeMutableRawPointer(baseAddress.unsafelyUnwrapped).storeBytes(
+            of: value, toByteOffset: offset, as: UInt64.self)
+    }
+}
+
 /// A zeroed power-of-two table of `u64` words in temporary (stack) storage, for one scan: every index is
 /// masked to the table, so no access leaves it.
 struct ScratchWords {

@@ -1,9 +1,9 @@
 import ContentRuleCompiler
-import ContentRuleMatcher
 import TestSupport
 import Testing
 
 @testable import ContentRuleFormat
+@testable import ContentRuleMatcher
 
 /// The literal scan skips a gram met again through a small direct-mapped table (``RecentGrams``,
 /// indexed by the gram's filter bit): on URLs repeating grams that share a table word (so that they
@@ -134,6 +134,40 @@ import Testing
             let reference = list.referenceActions(for: load)
             #expect(fast.firedRules == reference.firedRules, "\(url.prefix(80))…")
             #expect(fast == reference, "\(url.prefix(80))…")
+        }
+    }
+}
+
+/// The matcher lower-cases the URL 8 bytes at a time (``LoweredURL/lowercased(word:)``) and counts
+/// its bytes: every byte value at every position of a word, and URLs of every length around the word
+/// size, must give ``IndexHash/lowercased(_:)`` of each byte and the counts of a byte-by-byte pass.
+@Suite struct LoweredURLTests {
+    @Test func wordLowerCasingEqualsTheByteOne() {
+        for value in 0...255 {
+            for position in 0..<8 {
+                // The byte among neighbours that are `@`, `[`, `Z` and a high byte (no carry between bytes).
+                var bytes: [UInt8] = [0x40, 0x5B, 0x5A, 0xC1, 0x7F, 0x41, 0x80, 0xDA]
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBufferPointer { $0.u64(0) }
+                let lowered = withUnsafeBytes(of: LoweredURL.lowercased(word: word)) { Array($0) }
+                #expect(lowered == bytes.map(IndexHash.lowercased), "\(value) at \(position)")
+            }
+        }
+    }
+
+    @Test func loweredBytesAndCountsEqualAByteByBytePass() {
+        var generator = SeededGenerator(seed: 11)
+        for length in 0...40 {
+            let url = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = url.map(IndexHash.lowercased)
+            var counts = [Int32](repeating: 0, count: 256)
+            for byte in expected { counts[Int(byte)] += 1 }
+            url.withUnsafeBufferPointer { buffer in
+                LoweredURL.with(buffer) { lowered in
+                    #expect(Array(lowered.bytes) == expected, "\(length)")
+                    #expect(Array(lowered.byteCounts) == counts, "\(length)")
+                }
+            }
         }
     }
 }
