@@ -286,14 +286,7 @@ extension MappedRuleList {
         _ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64], recent: ScratchWords
     ) -> UInt64 {
         var repeated: UInt64 = 0
-        // Positions + 1 kept when all fit in 32 bits, else 0 (unknown) for all.
-        let positions = url.count < 0xFFFF_FFFF ? -1 : 0
-        let mask = sections.literalHash.count - 1
-        let table = sections.literalHash.offset
-        let postings = sections.literalPostings.offset
         let filter = gramFilter
-        // Locals: the loop's appends would otherwise reload them from `self`.
-        let bytes = bytes
         var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
         var at = 3
@@ -305,6 +298,9 @@ extension MappedRuleList {
             // Met again recently: nothing more to learn.
             let done = UInt64(gram) | RecentGrams.done
             if recent[hash] == done { continue }
+            // Read here, not kept across the loop: the filter loop keeps its few values in registers.
+            let mask = sections.literalHash.count &- 1
+            let table = sections.literalHash.offset
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
                 let key = bytes.u32(table &+ slot &* 8)
@@ -315,8 +311,10 @@ extension MappedRuleList {
                         break
                     }
                     let value = bytes.u32(table &+ slot &* 8 &+ 4)
-                    // `at` is past the gram: its position + 1 is `at - 3`.
-                    let position = UInt64(truncatingIfNeeded: (at - 3) & positions)
+                    // `at` is past the gram: its position + 1 is `at - 3` (kept when all positions
+                    // fit in 32 bits, else 0, unknown, for all).
+                    let position = UInt64(truncatingIfNeeded: url.count < 0xFFFF_FFFF ? at - 3 : 0)
+                    let postings = sections.literalPostings.offset
                     if value & Layout.inlinePosting != 0 {
                         // The gram's only rule, in its slot.
                         candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
