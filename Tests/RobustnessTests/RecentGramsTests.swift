@@ -171,3 +171,52 @@ import Testing
         }
     }
 }
+
+/// A search of a long URL whose needle's rarest byte is common counts the occurrences it follows and,
+/// past an eighth of the URL's length, builds the URL's byte pairs (``BytePairs``) and answers at once
+/// for a needle with a pair the URL lacks: every answer, before and after the pairs are built, must
+/// equal a plain search's.
+@Suite struct BytePairsTests {
+    /// Whether `needle` occurs in `subject`, one offset after the other.
+    static func plainContains(_ subject: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= subject.count else { return false }
+        return (0...(subject.count - needle.count)).contains { Array(subject[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test func searchesAnswerAsAPlainSearch() {
+        // Pieces repeated to 4 KiB and 16 KiB, the second URL with one odd piece near its end.
+        let urls: [[UInt8]] = [
+            Array(("https://adversarial.test/" + String(repeating: "/ads.", count: 820)).utf8),
+            Array(
+                ("https://adversarial.test/" + String(repeating: "ad/x.", count: 3_300) + "/ads.js?"
+                    + String(repeating: "ad/x.", count: 10)).utf8),
+        ]
+        // Needles made of the URLs' bytes: present, absent with every byte present (a missing pair),
+        // straddling the repeated pieces.
+        let needles = [
+            "ads.js", "/ads./ads.", "s./a", ".js", "ads./ads/", "/ads./x", "x./ad/x.", "ad/x.ad", "ad/x./ad",
+            "/ads.js?ad", "d/x", "https://adv", "test/ad", "x./ads.js?ad/x.", "s.j", "/", "ads",
+        ].map { Array($0.utf8) }
+        var builtFor = 0
+        for url in urls {
+            #expect(url.count >= BytePairs.minimumLength)
+            url.withUnsafeBufferPointer { buffer in
+                LoweredURL.with(buffer) { lowered in
+                    #expect(lowered.byteCounts.count == BytePairs.statisticsCount)
+                    // Twice over: the pairs are built during the first round.
+                    for round in 0..<2 {
+                        for needle in needles {
+                            let found = needle.withUnsafeBufferPointer {
+                                ContentRuleList.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
+                            }
+                            let text = String(decoding: needle, as: UTF8.self)
+                            #expect(found == Self.plainContains(url, needle), "\(round) \(text)")
+                        }
+                    }
+                    if lowered.byteCounts[BytePairs.state] == -1 { builtFor += 1 }
+                }
+            }
+        }
+        #expect(builtFor == urls.count)
+    }
+}
