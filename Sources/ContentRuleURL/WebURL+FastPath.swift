@@ -86,15 +86,27 @@ extension URLRecord {
         }
         // Path: must start with "/" (an empty path is serialized as "/"). One run of the bytes the
         // parser keeps and the `/` between segments, stopped at each `.` (a segment `.` or `..` is
-        // refused) and `%` (a `%2e` is refused), ended by `?`, `#` or the end.
+        // refused) and `%` (a `%2e` is refused), ended by `?`, `#` or the end. Past
+        // ``CanonicalByteClass/dotStops`` dots, the run takes the dots too and the dot segments are
+        // looked for after it (``hasDotSegment(_:from:to:)``): a path repeating `.js` costs no stop
+        // per dot.
         guard i < count, bytes[i] == 0x2F else { return false }
         let pathStart = i
+        var run = CanonicalByteClass.pathRun
+        var dots = 0
+        // Where the dot segments are left to `hasDotSegment` (-1: none).
+        var pairsFrom = -1
         while true {
-            i = classes.skip(CanonicalByteClass.pathRun, bytes, from: i)
+            i = classes.skip(run, bytes, from: i)
             guard i < count else { break }
             if bytes[i] == 0x2E {
                 // The segment's first byte (after the path's leading `/`, `i - 1` is in the path).
                 if bytes[i - 1] == 0x2F && Self.isDotSegment(bytes, dot: i) { return false }
+                dots += 1
+                if dots == CanonicalByteClass.dotStops {
+                    run = CanonicalByteClass.pathRunAndDots
+                    pairsFrom = i + 1
+                }
             } else {
                 guard bytes[i] == 0x25 else { break }
                 if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return false }
@@ -102,6 +114,7 @@ extension URLRecord {
             i += 1
         }
         if i < count && bytes[i] != 0x3F && bytes[i] != 0x23 { return false }
+        if pairsFrom >= 0 && Self.hasDotSegment(bytes, from: pairsFrom, to: i) { return false }
         if build {
             var segments: [String] = []
             var segmentStart = pathStart + 1
@@ -136,6 +149,35 @@ extension URLRecord {
         return i == count
     }
 
+    /// Whether a `/` at `from` or later and before `end - 1` is followed by a dot segment
+    /// (``isDotSegment(_:dot:)``). Eight bytes at a time, the words overlapping by one byte so that
+    /// each pair lies in one: the zero-byte test flags each `/` (and a `.` just after one) before each
+    /// `.` (and a `/` just after one); it errs only next to a real pair, and each flag is checked.
+    private static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        @inline(__always) func pairAt(_ slash: Int) -> Bool {
+            bytes[slash] == 0x2F && bytes[slash + 1] == 0x2E && isDotSegment(bytes, dot: slash + 1)
+        }
+        var at = start
+        while at + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let slashes = word ^ (ones &* 0x2F)
+            let dots = word ^ (ones &* 0x2E)
+            var pairs = (slashes &- ones) & ~slashes & ((dots &- ones) & ~dots & (ones &* 0x80)) &>> 8
+            while pairs != 0 {
+                if pairAt(at + pairs.trailingZeroBitCount >> 3) { return true }
+                pairs &= pairs &- 1
+            }
+            at += 7
+        }
+        while at + 1 < end {
+            if pairAt(at) { return true }
+            at += 1
+        }
+        return false
+    }
+
     /// Whether the path segment that begins with the `.` at `dot` is `.` or `..`: the dot (twice)
     /// followed by the end, `/`, `?` or `#`.
     @inline(__always) private static func isDotSegment(_ bytes: UnsafeBufferPointer<UInt8>, dot: Int) -> Bool {
@@ -155,6 +197,10 @@ struct CanonicalByteClass {
     /// Path bytes the parser keeps as they are and the `/` between segments, other than the `?` and
     /// `#` that end the path, the `.` that may begin a dot segment and the `%` that may start a `%2e`.
     static let pathRun: UInt8 = 2
+    /// ``pathRun`` and the `.`, once a path has had ``dotStops`` dots.
+    static let pathRunAndDots: UInt8 = 16
+    /// Dots a path's run stops at before it takes them in (``pathRunAndDots``).
+    static let dotStops = 16
     /// Query bytes the parser keeps as they are, other than the `#` that ends the query.
     static let queryPlain: UInt8 = 4
     /// Fragment bytes the parser keeps as they are.
@@ -169,6 +215,7 @@ struct CanonicalByteClass {
         var bits: UInt8 = 0
         if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || ASCII.isDigit(byte) { bits |= hostLabel }
         if printable(except: "\"<>\\^`{}?#%.") { bits |= pathRun }
+        if printable(except: "\"<>\\^`{}?#%") { bits |= pathRunAndDots }
         if printable(except: "\"'<>#") { bits |= queryPlain }
         if printable(except: "\"<>`") { bits |= fragmentPlain }
         return bits

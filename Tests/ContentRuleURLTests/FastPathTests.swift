@@ -59,7 +59,10 @@ struct FastPathTests {
     /// `.` falls at every offset of the four-byte steps) and before the end, a query or a fragment:
     /// wherever the fast path answers, the full parser agrees; without `%`, it answers exactly when
     /// the full parser gives the input back (a dot segment is always refused, any other dot kept).
-    @Test func dotSegmentsAtEveryOffset() {
+    /// After a first segment of ``CanonicalByteClass/dotStops`` dots or more (`a.` repeated), the
+    /// segments are checked by the word scan: at every offset of its 8-byte words.
+    @Test(arguments: [0, CanonicalByteClass.dotStops - 1, CanonicalByteClass.dotStops, 40])
+    func dotSegmentsAtEveryOffset(dottedPieces: Int) {
         let segments = [".", "..", "...", ".a", "a.", "a..", "", "%2e", "%2E", "a%41", ".%2e", "b"]
         var paths: [String] = []
         for first in segments {
@@ -75,7 +78,8 @@ struct FastPathTests {
             for padding in 0..<10 {
                 let run = String(repeating: "x", count: padding)
                 for suffix in ["", "?q", "#f", "/"] {
-                    let input = "http://h.test/" + run + path + suffix
+                    let dotted = dottedPieces == 0 ? "" : String(repeating: "a.", count: dottedPieces) + "/"
+                    let input = "http://h.test/" + dotted + run + path + suffix
                     if Self.fastPathAgrees(input) {
                         answered += 1
                     } else {
