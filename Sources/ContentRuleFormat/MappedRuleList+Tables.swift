@@ -265,8 +265,10 @@ extension MappedRuleList {
     /// holds, each as `rule << 32 | (position + 1)` where `position` is the first offset of the gram in
     /// `url` (0 instead when it does not fit in 32 bits; the values sort by rule): a gram that occurs
     /// many times in the URL adds its rules once, so a long URL repeating one literal costs a scan, not
-    /// a sort of its repetitions. One gram-filter load per byte of the URL, a hash probe sequence for
-    /// the grams that pass it.
+    /// a sort of its repetitions. One gram-filter load per byte of the URL; a gram that passes it is
+    /// looked up in a small direct-mapped table of the grams met again (``RecentGrams``) and, when not
+    /// there, in the index (a hash probe sequence) and the slots already taken (``SeenSlots``): a URL
+    /// repeating a few pieces (`/ad/ad/…`) costs a filter test and one compare per byte.
     /// - Returns: the ``IndexHash/gramRepeatBit(_:)`` of each indexed gram that occurs more than once
     ///   in `url` (a gram whose bit is clear occurs only at its position).
     /// - Complexity: O(URL length + distinct indexed grams × their rules).
@@ -274,12 +276,16 @@ extension MappedRuleList {
     public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64 {
         let capacity = sections.literalHash.count
         guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
+        return ScratchWords.with(count: RecentGrams.count(url.count)) { recent in
+            collectLiteralCandidates(url, into: &candidates, recent: recent)
+        }
+    }
+
+    /// ``collectLiteralCandidates(_:into:)`` with its table of recent grams (zeroed).
+    private func collectLiteralCandidates(
+        _ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64], recent: ScratchWords
+    ) -> UInt64 {
         var repeated: UInt64 = 0
-        // Positions + 1 kept when all fit in 32 bits, else 0 (unknown) for all.
-        let positions = url.count < 0xFFFF_FFFF ? -1 : 0
-        let mask = capacity - 1
-        let table = sections.literalHash.offset
-        let postings = sections.literalPostings.offset
         let filter = gramFilter
         var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
@@ -287,18 +293,28 @@ extension MappedRuleList {
         while at < url.count {
             gram = gram >> 8 | UInt32(url[at]) << 24
             at += 1
-            guard filter.bit(IndexHash.gramFilterBit(gram)) else { continue }
+            let hash = IndexHash.gramFilterBit(gram)
+            guard filter.bit(hash) else { continue }
+            // Met again recently: nothing more to learn.
+            let done = UInt64(gram) | RecentGrams.done
+            if recent[hash] == done { continue }
+            // Read here, not kept across the loop: the filter loop keeps its few values in registers.
+            let mask = sections.literalHash.count &- 1
+            let table = sections.literalHash.offset
             var slot = IndexHash.gramSlot(gram) & mask
             while true {
-                let key = bytes.u32(table + slot * 8)
+                let key = bytes.u32(table &+ slot &* 8)
                 if key == gram {
                     guard seen.insert(slot) else {
                         repeated |= IndexHash.gramRepeatBit(gram)
+                        recent[hash] = done
                         break
                     }
-                    let value = bytes.u32(table + slot * 8 + 4)
-                    // `at` is past the gram: its position + 1 is `at - 3`.
-                    let position = UInt64(truncatingIfNeeded: (at - 3) & positions)
+                    let value = bytes.u32(table &+ slot &* 8 &+ 4)
+                    // `at` is past the gram: its position + 1 is `at - 3` (kept when all positions
+                    // fit in 32 bits, else 0, unknown, for all).
+                    let position = UInt64(truncatingIfNeeded: url.count < 0xFFFF_FFFF ? at - 3 : 0)
+                    let postings = sections.literalPostings.offset
                     if value & Layout.inlinePosting != 0 {
                         // The gram's only rule, in its slot.
                         candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
@@ -310,7 +326,10 @@ extension MappedRuleList {
                     }
                     break
                 }
-                if key == 0 { break }
+                if key == 0 {
+                    recent[hash] = done
+                    break
+                }
                 slot = (slot + 1) & mask
             }
         }
@@ -357,6 +376,20 @@ extension MappedRuleList {
         }
         return UInt32(rule + low)
     }
+}
+
+/// The scan's table of recent grams (``ScratchWords``, indexed by the gram's filter bit): each word is
+/// a gram that passed the gram filter and needs nothing more (not in the index, or met again: its
+/// rules taken and its repetition recorded), with ``done`` above its 32 bits; 0 = empty. A gram's
+/// first occurrence is not recorded (a URL of distinct grams writes nothing). A gram not in the table
+/// (not met again yet, or evicted by another) takes the full path, whose answers do not depend on it.
+enum RecentGrams {
+    /// The tag of a recorded gram.
+    static let done: UInt64 = 1 << 32
+
+    /// Words in the table for a URL of `length` bytes (a power of two): few for a short URL, which
+    /// has few grams to repeat and pays for zeroing the table on every request.
+    static func count(_ length: Int) -> Int { length >= 256 ? 64 : 8 }
 }
 
 /// The literal-index slots one URL scan has already taken rules from. The first 16 are held inline

@@ -8,7 +8,7 @@
 /// copy of bytes already in memory. Keeps the memory alive for as long as any reader uses it.
 ///
 /// This file holds all raw-memory code of ContentRuleFormat: the map, the owned buffer, and the
-/// unchecked little-endian loads of ``RawBytes``.
+/// unchecked little-endian loads of ``RawBytes``, and the literal scan's stack table (``ScratchWords``).
 final class RawStorage: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int
@@ -83,6 +83,37 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// keeps `offset + 8` within the buffer.
     @inlinable @inline(__always) public func u64(_ offset: Int) -> UInt64 {
         UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element == UInt8 {
+    /// Stores `value` (native byte order) as the 8 bytes at `offset`, unchecked: the caller keeps
+    /// `offset + 8` within the buffer (the matcher's lower-cased URL: one store instead of eight).
+    @inlinable @inline(__always) public func storeU64(_ value: UInt64, at offset: Int) {
+        UnsafeMutableRawPointer(baseAddress.unsafelyUnwrapped).storeBytes(
+            of: value, toByteOffset: offset, as: UInt64.self)
+    }
+}
+
+/// A zeroed power-of-two table of `u64` words in temporary (stack) storage, for one scan: every index is
+/// masked to the table, so no access leaves it.
+struct ScratchWords {
+    private let base: UnsafeMutablePointer<UInt64>
+    private let mask: Int
+
+    /// Word `index & (count - 1)`.
+    @inline(__always) subscript(index: Int) -> UInt64 {
+        get { base[index & mask] }
+        nonmutating set { base[index & mask] = newValue }
+    }
+
+    /// Calls `body` with `count` (a power of two) zeroed words, valid during the call.
+    @inline(__always) static func with<Result>(count: Int, _ body: (ScratchWords) -> Result) -> Result {
+        precondition(count > 0 && count & (count - 1) == 0, "a power of two")
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
+            words.initialize(repeating: 0)
+            return body(ScratchWords(base: words.baseAddress.unsafelyUnwrapped, mask: count - 1))
+        }
     }
 }
 

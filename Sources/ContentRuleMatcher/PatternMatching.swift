@@ -194,6 +194,11 @@ extension ContentRuleList {
     /// the needle, then the whole needle is compared around it. With `byteCounts` (how often each byte
     /// occurs in `subject`) that byte is the one `subject` holds least often, and a needle byte absent
     /// from `subject` answers at once; without, it is the first byte.
+    ///
+    /// When that byte is common (``BytePairs/commonAnchor`` occurrences or more: a long URL repeating a
+    /// few pieces) and `byteCounts` are a ``LoweredURL``'s with room for its byte pairs, the
+    /// occurrences such searches follow are counted and, once they cost more than building the pairs,
+    /// a needle with an adjacent pair of bytes that `subject` lacks answers at once.
     static func contains(
         _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
         byteCounts: UnsafeBufferPointer<Int32>? = nil
@@ -201,6 +206,10 @@ extension ContentRuleList {
         guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
         var anchor = 0
+        // The byte counts of a long URL, when the search follows a common anchor byte (`pairCount`
+        // times at most).
+        var pairStatistics: UnsafeBufferPointer<Int32>? = nil
+        var pairCount = 0
         if let byteCounts {
             var fewest = Int32.max
             for index in 0..<needle.count {
@@ -212,16 +221,23 @@ extension ContentRuleList {
                     if count == 1 { break }
                 }
             }
+            if fewest >= BytePairs.commonAnchor && byteCounts.count > 256 {
+                guard BytePairs.allOccur(needle, in: subject, statistics: byteCounts) else { return false }
+                pairStatistics = byteCounts
+                pairCount = Int(fewest)
+            }
         }
         let byte = Int32(needle[anchor])
         let last = subject.count - needle.count
         var start = 0
         while start <= last {
-            guard let found = memchr(base + start + anchor, byte, last - start + 1) else { return false }
+            guard let found = memchr(base + start + anchor, byte, last - start + 1) else { break }
             start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
             if equal(needle, subject, at: start, fold: false) { return true }
             start += 1
         }
+        // Not found: every occurrence of the anchor byte (at most `pairCount`) was followed.
+        if let pairStatistics { BytePairs.record(pairCount, statistics: pairStatistics) }
         return false
     }
 }
@@ -327,7 +343,8 @@ struct GramHit {
 /// (no allocation per request).
 struct LoweredURL {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// 256 counts, indexed by byte.
+    /// 256 counts, indexed by byte; for a URL of ``BytePairs/minimumLength`` bytes or more, followed
+    /// by its byte pairs (``BytePairs``), built when first needed.
     let byteCounts: UnsafeBufferPointer<Int32>
     /// Where a host-anchored pattern (``PatternRecord/hostAnchored``, `^[htpsw]+://([a-z0-9-]+\.)?`)
     /// may continue: just after the `://` that follows the URL's leading run of the letters `hpstw`
@@ -337,21 +354,25 @@ struct LoweredURL {
     let hostStart: Int
     let afterFirstLabel: Int
 
-    /// ``IndexHash/lowercased(_:)`` of every byte, indexed by byte: one load instead of a compare and
-    /// a select in the per-byte loop.
-    private static let lowercase: [UInt8] = (0...255).map { IndexHash.lowercased(UInt8($0)) }
-
     /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
     static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { counts in
-                counts.initialize(repeating: 0)
-                lowercase.withUnsafeBufferPointer { lowercase in
-                    for index in 0..<url.count {
-                        let byte = lowercase[Int(url[index])]
-                        storage[index] = byte
-                        counts[Int(byte)] &+= 1
-                    }
+        let statistics = url.count >= BytePairs.minimumLength ? BytePairs.statisticsCount : 256
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: statistics) { counts in
+                // The counts and the pairs' state (not built); the pairs' words are zeroed when built.
+                counts.baseAddress.unsafelyUnwrapped.initialize(
+                    repeating: 0, count: min(statistics, BytePairs.state + 1))
+                var index = 0
+                // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
+                while index + 8 <= url.count {
+                    storage.storeU64(lowercased(word: url.u64(index)), at: index)
+                    for offset in index..<index + 8 { counts[Int(storage[offset])] &+= 1 }
+                    index += 8
+                }
+                for index in index..<url.count {
+                    let byte = IndexHash.lowercased(url[index])
+                    storage[index] = byte
+                    counts[Int(byte)] &+= 1
                 }
                 let bytes = UnsafeBufferPointer(rebasing: storage[0..<url.count])
                 let (hostStart, afterFirstLabel) = hostAnchorEnds(bytes)
@@ -364,7 +385,85 @@ struct LoweredURL {
     }
 }
 
+/// The adjacent byte pairs of a long lower-cased URL (``LoweredURL/byteCounts`` after the 256 counts: a
+/// state word, then 65,536 bits, one per pair `first << 8 | second`), built once the searches of a
+/// request (``ContentRuleList/contains(_:_:byteCounts:)`` with a common anchor byte) have followed
+/// enough occurrences to pay for it: a needle with a pair the URL lacks cannot occur in it. The state
+/// word is the number of occurrences followed so far, -1 once the pairs are built.
+enum BytePairs {
+    /// The URL length from which ``LoweredURL`` keeps room for the pairs (9 KiB of temporary storage,
+    /// on the heap: for a shorter URL that allocation would cost more than the pairs save).
+    static let minimumLength = 4_096
+    /// Occurrences of a needle's rarest byte from which its search is counted (and its pairs checked).
+    static let commonAnchor: Int32 = 64
+    /// Index of the state word in the statistics.
+    static let state = 256
+    /// Counts, state and 2,048 words of 32 bits.
+    static let statisticsCount = state + 1 + 2_048
+
+    /// Whether every adjacent pair of bytes of `needle` may occur in `subject`, whose statistics
+    /// (counts and room for the pairs) are `statistics`: true while the pairs are not built; they are
+    /// built once the occurrences followed reach an eighth of the subject's length (following one
+    /// costs about as much as adding 8 bytes to the pairs).
+    /// - Complexity: O(subject length) once for a subject, then O(needle length).
+    @inline(__always)
+    static func allOccur(
+        _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
+        statistics: UnsafeBufferPointer<Int32>
+    ) -> Bool {
+        let counted = statistics[state]
+        if counted >= 0 && Int(counted) < subject.count / 8 { return true }
+        return checkPairs(needle, in: subject, statistics: statistics)
+    }
+
+    /// ``allOccur(_:in:statistics:)`` once the pairs are built or due.
+    @inline(never)
+    private static func checkPairs(
+        _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
+        statistics: UnsafeBufferPointer<Int32>
+    ) -> Bool {
+        // The statistics live in ``LoweredURL/with(_:_:)``'s writable temporary storage.
+        let storage = UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped)
+        let words = storage + state + 1
+        @inline(__always) func bit(_ first: UInt8, _ second: UInt8) -> (word: Int, mask: Int32) {
+            let pair = UInt32(first) << 8 | UInt32(second)
+            return (Int(pair >> 5), Int32(bitPattern: 1 << (pair & 31)))
+        }
+        if storage[state] >= 0 {
+            words.initialize(repeating: 0, count: statisticsCount - state - 1)
+            for index in 1..<subject.count {
+                let (word, mask) = bit(subject[index - 1], subject[index])
+                words[word] |= mask
+            }
+            storage[state] = -1
+        }
+        for index in 1..<needle.count {
+            let (word, mask) = bit(needle[index - 1], needle[index])
+            if words[word] & mask == 0 { return false }
+        }
+        return true
+    }
+
+    /// Adds `followed` occurrences to the count in `statistics` (nothing once the pairs are built).
+    @inline(__always)
+    static func record(_ followed: Int, statistics: UnsafeBufferPointer<Int32>) {
+        let storage = UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped)
+        if storage[state] >= 0 { storage[state] = Int32(clamping: Int(storage[state]) + followed) }
+    }
+}
+
 extension LoweredURL {
+    /// ``IndexHash/lowercased(_:)`` of each of the 8 bytes of `word`: a byte whose low 7 bits are at
+    /// least `A` and below `[` and whose high bit is clear gets bit 5 set (adds that cannot carry
+    /// into the next byte).
+    @inline(__always) static func lowercased(word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low = word & (ones &* 0x7F)
+        let atLeastA = low &+ ones &* (0x80 - 0x41)
+        let pastZ = low &+ ones &* (0x80 - 0x5B)
+        return word | (atLeastA & ~pastZ & ~word & (ones &* 0x80)) &>> 2
+    }
+
     /// ``hostStart`` and ``afterFirstLabel`` of the lower-cased URL `url`.
     static func hostAnchorEnds(_ url: UnsafeBufferPointer<UInt8>) -> (hostStart: Int, afterFirstLabel: Int) {
         let count = url.count

@@ -84,28 +84,47 @@ extension URLRecord {
             guard port != URLRecord.defaultPort(forSpecialScheme: scheme) else { return false }
             if build { record?.port = port }
         }
-        // Path: must start with "/" (an empty path is serialized as "/").
+        // Path: must start with "/" (an empty path is serialized as "/"). One run of the bytes the
+        // parser keeps and the `/` between segments, stopped at each `.` (a segment `.` or `..` is
+        // refused) and `%` (a `%2e` is refused), ended by `?`, `#` or the end. Past
+        // ``CanonicalByteClass/dotStops`` dots, the run takes the dots too and the dot segments are
+        // looked for after it (``hasDotSegment(_:from:to:)``): a path repeating `.js` costs no stop
+        // per dot.
         guard i < count, bytes[i] == 0x2F else { return false }
-        var segments: [String] = []
-        while i < count && bytes[i] == 0x2F {
-            i += 1
-            let segmentStart = i
-            while true {
-                i = classes.skip(CanonicalByteClass.pathPlain, bytes, from: i)
-                guard i < count, bytes[i] == 0x25 else { break }
+        let pathStart = i
+        var run = CanonicalByteClass.pathRun
+        var dots = 0
+        // Where the dot segments are left to `hasDotSegment` (-1: none).
+        var pairsFrom = -1
+        while true {
+            i = classes.skip(run, bytes, from: i)
+            guard i < count else { break }
+            if bytes[i] == 0x2E {
+                // The segment's first byte (after the path's leading `/`, `i - 1` is in the path).
+                if bytes[i - 1] == 0x2F && Self.isDotSegment(bytes, dot: i) { return false }
+                dots += 1
+                if dots == CanonicalByteClass.dotStops {
+                    run = CanonicalByteClass.pathRunAndDots
+                    pairsFrom = i + 1
+                }
+            } else {
+                guard bytes[i] == 0x25 else { break }
                 if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return false }
-                i += 1
             }
-            if i < count && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 { return false }
-            let length = i - segmentStart
-            if length == 1 && bytes[segmentStart] == 0x2E { return false }
-            if length == 2 && bytes[segmentStart] == 0x2E && bytes[segmentStart + 1] == 0x2E { return false }
-            if build {
-                segments.append(
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<i]), as: UTF8.self))
-            }
+            i += 1
         }
-        if build { record?.path = .segments(segments) }
+        if i < count && bytes[i] != 0x3F && bytes[i] != 0x23 { return false }
+        if pairsFrom >= 0 && Self.hasDotSegment(bytes, from: pairsFrom, to: i) { return false }
+        if build {
+            var segments: [String] = []
+            var segmentStart = pathStart + 1
+            for index in segmentStart...i where index == i || bytes[index] == 0x2F {
+                let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                segments.append(String(decoding: segment, as: UTF8.self))
+                segmentStart = index + 1
+            }
+            record?.path = .segments(segments)
+        }
         // Query.
         if i < count && bytes[i] == 0x3F {
             i += 1
@@ -129,6 +148,45 @@ extension URLRecord {
         }
         return i == count
     }
+
+    /// Whether a `/` at `from` or later and before `end - 1` is followed by a dot segment
+    /// (``isDotSegment(_:dot:)``). Eight bytes at a time, the words overlapping by one byte so that
+    /// each pair lies in one: the zero-byte test flags each `/` (and a `.` just after one) before each
+    /// `.` (and a `/` just after one); it errs only next to a real pair, and each flag is checked.
+    private static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        @inline(__always) func pairAt(_ slash: Int) -> Bool {
+            bytes[slash] == 0x2F && bytes[slash + 1] == 0x2E && isDotSegment(bytes, dot: slash + 1)
+        }
+        var at = start
+        while at + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let slashes = word ^ (ones &* 0x2F)
+            let dots = word ^ (ones &* 0x2E)
+            var pairs = (slashes &- ones) & ~slashes & ((dots &- ones) & ~dots & (ones &* 0x80)) &>> 8
+            while pairs != 0 {
+                if pairAt(at + pairs.trailingZeroBitCount >> 3) { return true }
+                pairs &= pairs &- 1
+            }
+            at += 7
+        }
+        while at + 1 < end {
+            if pairAt(at) { return true }
+            at += 1
+        }
+        return false
+    }
+
+    /// Whether the path segment that begins with the `.` at `dot` is `.` or `..`: the dot (twice)
+    /// followed by the end, `/`, `?` or `#`.
+    @inline(__always) private static func isDotSegment(_ bytes: UnsafeBufferPointer<UInt8>, dot: Int) -> Bool {
+        @inline(__always) func endsSegment(_ at: Int) -> Bool {
+            at == bytes.count || bytes[at] == 0x2F || bytes[at] == 0x3F || bytes[at] == 0x23
+        }
+        if endsSegment(dot + 1) { return true }
+        return bytes[dot + 1] == 0x2E && endsSegment(dot + 2)
+    }
 }
 
 /// What the fast path accepts of each byte, one bit per part of the URL: a scan of a part reads one
@@ -136,9 +194,13 @@ extension URLRecord {
 struct CanonicalByteClass {
     /// `[a-z0-9-]`: a host label's bytes (the `.` between labels is handled by the scan).
     static let hostLabel: UInt8 = 1
-    /// Path bytes the parser keeps as they are, other than the `/`, `?`, `#` that end a segment and
-    /// the `%` that may start a `%2e`.
-    static let pathPlain: UInt8 = 2
+    /// Path bytes the parser keeps as they are and the `/` between segments, other than the `?` and
+    /// `#` that end the path, the `.` that may begin a dot segment and the `%` that may start a `%2e`.
+    static let pathRun: UInt8 = 2
+    /// ``pathRun`` and the `.`, once a path has had ``dotStops`` dots.
+    static let pathRunAndDots: UInt8 = 16
+    /// Dots a path's run stops at before it takes them in (``pathRunAndDots``).
+    static let dotStops = 16
     /// Query bytes the parser keeps as they are, other than the `#` that ends the query.
     static let queryPlain: UInt8 = 4
     /// Fragment bytes the parser keeps as they are.
@@ -152,7 +214,8 @@ struct CanonicalByteClass {
         }
         var bits: UInt8 = 0
         if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || ASCII.isDigit(byte) { bits |= hostLabel }
-        if printable(except: "\"<>\\^`{}/?#%") { bits |= pathPlain }
+        if printable(except: "\"<>\\^`{}?#%.") { bits |= pathRun }
+        if printable(except: "\"<>\\^`{}?#%") { bits |= pathRunAndDots }
         if printable(except: "\"'<>#") { bits |= queryPlain }
         if printable(except: "\"<>`") { bits |= fragmentPlain }
         return bits

@@ -54,9 +54,51 @@ struct FastPathTests {
         #expect(answered > 1_000)
     }
 
+    /// Paths of up to three segments built from dots, letters and escapes (`.`, `..`, `...`, `.a`,
+    /// `a.`, `a..`, ``, `%2e`, `%2E`, `a%41`, `.%2e`), after runs of 0–9 plain bytes (so that each
+    /// `.` falls at every offset of the four-byte steps) and before the end, a query or a fragment:
+    /// wherever the fast path answers, the full parser agrees; without `%`, it answers exactly when
+    /// the full parser gives the input back (a dot segment is always refused, any other dot kept).
+    /// After a first segment of ``CanonicalByteClass/dotStops`` dots or more (`a.` repeated), the
+    /// segments are checked by the word scan: at every offset of its 8-byte words.
+    @Test(arguments: [0, CanonicalByteClass.dotStops - 1, CanonicalByteClass.dotStops, 40])
+    func dotSegmentsAtEveryOffset(dottedPieces: Int) {
+        let segments = [".", "..", "...", ".a", "a.", "a..", "", "%2e", "%2E", "a%41", ".%2e", "b"]
+        var paths: [String] = []
+        for first in segments {
+            paths.append("/" + first)
+            for second in segments {
+                paths.append("/" + first + "/" + second)
+                for third in ["..", ".", "c."] { paths.append("/" + first + "/" + second + "/" + third) }
+            }
+        }
+        var answered = 0
+        var declined = 0
+        for path in paths {
+            for padding in 0..<10 {
+                let run = String(repeating: "x", count: padding)
+                for suffix in ["", "?q", "#f", "/"] {
+                    let dotted = dottedPieces == 0 ? "" : String(repeating: "a.", count: dottedPieces) + "/"
+                    let input = "http://h.test/" + dotted + run + path + suffix
+                    if Self.fastPathAgrees(input) {
+                        answered += 1
+                    } else {
+                        declined += 1
+                        guard !input.contains("%") else { continue }
+                        var full = URLRecord()
+                        _ = URLParser.parse(input, base: nil, url: &full, stateOverride: nil)
+                        #expect(full.serialize() != input, "declined a canonical \(input)")
+                    }
+                }
+            }
+        }
+        #expect(answered > 1_000 && declined > 1_000)
+    }
+
     @Test(arguments: [
         "HTTP://a.com/", "http://A.com/", "http://a.com", "http://127.0.0.1/", "http://a.com:80/", "http://a.com:/",
-        "http://a.com/./", "http://a.com/a/../", "http://a.com/%2e/", "http://a.com/a b", "http://a.com/?a b",
+        "http://a.com/./", "http://a.com/a/../", "http://a.com/.", "http://a.com/a/..", "http://a.com/a/.?q",
+        "http://a.com/..#f", "http://a.com/%2e/", "http://a.com/a b", "http://a.com/?a b",
         "http://u@a.com/", "http://a.com\\x", " http://a.com/", "http://a.com/\t", "sc://a.com/", "file:///x",
         "http://a.com/ä", "http://a.com/#a b", "http://[::1]/",
     ])

@@ -1,0 +1,222 @@
+import ContentRuleCompiler
+import TestSupport
+import Testing
+
+@testable import ContentRuleFormat
+@testable import ContentRuleMatcher
+
+/// The literal scan skips a gram met again through a small direct-mapped table (``RecentGrams``,
+/// indexed by the gram's filter bit): on URLs repeating grams that share a table word (so that they
+/// evict each other), short and long, the scan must append the same candidates in the same order and
+/// report the same repeated grams as a plain scan of the URL's distinct grams against the whole index,
+/// and the fast matcher must answer as the reference matcher.
+@Suite struct RecentGramsTests {
+    /// Four-letter grams over a small alphabet whose filter bits share their low 6 bits (one word of a
+    /// long URL's table, and so of a short URL's 8 too), several groups of them.
+    static let collidingGrams: [[UInt8]] = {
+        let alphabet = Array("adbs/-jx".utf8)
+        var groups: [Int: [[UInt8]]] = [:]
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    for d in alphabet {
+                        let gram = [a, b, c, d]
+                        groups[IndexHash.gramFilterBit(IndexHash.gram(gram, 0)) & 63, default: []].append(gram)
+                    }
+                }
+            }
+        }
+        // The largest groups first (ties by word), three grams from each of four groups.
+        let chosen = groups.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.prefix(4)
+        return chosen.flatMap { $0.value.prefix(3) }
+    }()
+
+    /// One rule per colliding gram (a 4-byte literal: its only gram is indexed), plus longer literals
+    /// built from two of them, each with its own action.
+    static var json: String {
+        let literals =
+            collidingGrams.map { String(decoding: $0, as: UTF8.self) }
+            + [
+                String(decoding: collidingGrams[0] + collidingGrams[3], as: UTF8.self),
+                String(decoding: collidingGrams[6] + collidingGrams[1], as: UTF8.self),
+            ]
+        return "["
+            + literals.enumerated().map { index, literal in
+                #"{"trigger":{"url-filter":"\#(literal)"},"action":{"type":"css-display-none","selector":".r\#(index)"}}"#
+            }
+            .joined(separator: ",") + "]"
+    }
+
+    /// URLs made of the colliding grams in a seeded order, with and without separators, from 40 bytes
+    /// to 8 KiB.
+    static var urls: [String] {
+        var generator = SeededGenerator(seed: 7)
+        var urls: [String] = []
+        for length in [40, 120, 255, 256, 700, 8192] {
+            for separated in [false, true] {
+                var path: [UInt8] = []
+                while path.count < length {
+                    path += collidingGrams[Int.random(in: 0..<collidingGrams.count, using: &generator)]
+                    if separated && Bool.random(using: &generator) { path.append(UInt8(ascii: "_")) }
+                }
+                urls.append("https://site.test/" + String(decoding: path, as: UTF8.self))
+            }
+        }
+        return urls
+    }
+
+    /// The candidates and repeated grams of `url` without the scan's shortcuts: every distinct gram in
+    /// order of first occurrence, looked up by a walk of the whole index.
+    static func plainScan(_ mapped: MappedRuleList, _ url: [UInt8]) -> (candidates: [UInt64], repeated: UInt64) {
+        var first: [UInt32: Int] = [:]
+        var order: [UInt32] = []
+        var counts: [UInt32: Int] = [:]
+        for at in 0...(url.count - IndexHash.gramLength) {
+            let gram = IndexHash.gram(url, at)
+            if first[gram] == nil {
+                first[gram] = at
+                order.append(gram)
+            }
+            counts[gram, default: 0] += 1
+        }
+        var candidates: [UInt64] = []
+        var repeated: UInt64 = 0
+        let sections = mapped.sections
+        for gram in order {
+            guard let slot = (0..<mapped.literalHashCapacity).first(where: { mapped.literalGram($0) == gram }) else {
+                continue
+            }
+            if counts[gram, default: 0] > 1 { repeated |= IndexHash.gramRepeatBit(gram) }
+            let position = UInt64(first[gram, default: 0] + 1)
+            let value = mapped.bytes.u32(sections.literalHash.offset + slot * 8 + 4)
+            if value & Layout.inlinePosting != 0 {
+                candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
+            } else {
+                let start = sections.literalPostings.offset + Int(value) * 4
+                for index in 0..<Int(mapped.bytes.u32(start)) {
+                    candidates.append(UInt64(mapped.bytes.u32(start + 4 + index * 4)) << 32 | position)
+                }
+            }
+        }
+        return (candidates, repeated)
+    }
+
+    @Test func theGramsCollideInTheTable() {
+        #expect(Self.collidingGrams.count == 12)
+        let words = Set(Self.collidingGrams.map { IndexHash.gramFilterBit(IndexHash.gram($0, 0)) & 63 })
+        #expect(words.count == 4)
+        #expect(RecentGrams.count(8192) == 64 && RecentGrams.count(40) == 8)
+    }
+
+    @Test func scanAnswersLikeAPlainScan() throws {
+        let list = try #require(RuleListCompiler.compile(json: Array(Self.json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        var repeatedSome = false
+        for url in Self.urls {
+            let bytes = Array(url.utf8)
+            var candidates: [UInt64] = []
+            let repeated = bytes.withUnsafeBufferPointer { mapped.collectLiteralCandidates($0, into: &candidates) }
+            let plain = Self.plainScan(mapped, bytes)
+            #expect(candidates == plain.candidates, "\(url.prefix(80))… (\(bytes.count) bytes)")
+            #expect(repeated == plain.repeated, "\(url.prefix(80))… (\(bytes.count) bytes)")
+            repeatedSome = repeatedSome || repeated != 0
+            #expect(!candidates.isEmpty)
+        }
+        #expect(repeatedSome)
+    }
+
+    @Test func fastMatcherAnswersAsTheReference() throws {
+        let list = try #require(Hostile.compile(Self.json).list)
+        // The URLs as they are, and upper-cased (the scan reads the lower-cased URL).
+        for url in Self.urls + Self.urls.map({ "https://site.test/" + $0.dropFirst(18).uppercased() }) {
+            let load = try #require(Hostile.script(url))
+            let fast = list.actions(for: load)
+            let reference = list.referenceActions(for: load)
+            #expect(fast.firedRules == reference.firedRules, "\(url.prefix(80))…")
+            #expect(fast == reference, "\(url.prefix(80))…")
+        }
+    }
+}
+
+/// The matcher lower-cases the URL 8 bytes at a time (``LoweredURL/lowercased(word:)``) and counts
+/// its bytes: every byte value at every position of a word, and URLs of every length around the word
+/// size, must give ``IndexHash/lowercased(_:)`` of each byte and the counts of a byte-by-byte pass.
+@Suite struct LoweredURLTests {
+    @Test func wordLowerCasingEqualsTheByteOne() {
+        for value in 0...255 {
+            for position in 0..<8 {
+                // The byte among neighbours that are `@`, `[`, `Z` and a high byte (no carry between bytes).
+                var bytes: [UInt8] = [0x40, 0x5B, 0x5A, 0xC1, 0x7F, 0x41, 0x80, 0xDA]
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBufferPointer { $0.u64(0) }
+                let lowered = withUnsafeBytes(of: LoweredURL.lowercased(word: word)) { Array($0) }
+                #expect(lowered == bytes.map(IndexHash.lowercased), "\(value) at \(position)")
+            }
+        }
+    }
+
+    @Test func loweredBytesAndCountsEqualAByteByBytePass() {
+        var generator = SeededGenerator(seed: 11)
+        for length in 0...40 {
+            let url = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = url.map(IndexHash.lowercased)
+            var counts = [Int32](repeating: 0, count: 256)
+            for byte in expected { counts[Int(byte)] += 1 }
+            url.withUnsafeBufferPointer { buffer in
+                LoweredURL.with(buffer) { lowered in
+                    #expect(Array(lowered.bytes) == expected, "\(length)")
+                    #expect(Array(lowered.byteCounts) == counts, "\(length)")
+                }
+            }
+        }
+    }
+}
+
+/// A search of a long URL whose needle's rarest byte is common counts the occurrences it follows and,
+/// past an eighth of the URL's length, builds the URL's byte pairs (``BytePairs``) and answers at once
+/// for a needle with a pair the URL lacks: every answer, before and after the pairs are built, must
+/// equal a plain search's.
+@Suite struct BytePairsTests {
+    /// Whether `needle` occurs in `subject`, one offset after the other.
+    static func plainContains(_ subject: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= subject.count else { return false }
+        return (0...(subject.count - needle.count)).contains { Array(subject[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test func searchesAnswerAsAPlainSearch() {
+        // Pieces repeated to 4 KiB and 16 KiB, the second URL with one odd piece near its end.
+        let urls: [[UInt8]] = [
+            Array(("https://adversarial.test/" + String(repeating: "/ads.", count: 820)).utf8),
+            Array(
+                ("https://adversarial.test/" + String(repeating: "ad/x.", count: 3_300) + "/ads.js?"
+                    + String(repeating: "ad/x.", count: 10)).utf8),
+        ]
+        // Needles made of the URLs' bytes: present, absent with every byte present (a missing pair),
+        // straddling the repeated pieces.
+        let needles = [
+            "ads.js", "/ads./ads.", "s./a", ".js", "ads./ads/", "/ads./x", "x./ad/x.", "ad/x.ad", "ad/x./ad",
+            "/ads.js?ad", "d/x", "https://adv", "test/ad", "x./ads.js?ad/x.", "s.j", "/", "ads",
+        ].map { Array($0.utf8) }
+        var builtFor = 0
+        for url in urls {
+            #expect(url.count >= BytePairs.minimumLength)
+            url.withUnsafeBufferPointer { buffer in
+                LoweredURL.with(buffer) { lowered in
+                    #expect(lowered.byteCounts.count == BytePairs.statisticsCount)
+                    // Twice over: the pairs are built during the first round.
+                    for round in 0..<2 {
+                        for needle in needles {
+                            let found = needle.withUnsafeBufferPointer {
+                                ContentRuleList.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
+                            }
+                            let text = String(decoding: needle, as: UTF8.self)
+                            #expect(found == Self.plainContains(url, needle), "\(round) \(text)")
+                        }
+                    }
+                    if lowered.byteCounts[BytePairs.state] == -1 { builtFor += 1 }
+                }
+            }
+        }
+        #expect(builtFor == urls.count)
+    }
+}
