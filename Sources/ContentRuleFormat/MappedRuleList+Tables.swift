@@ -59,8 +59,9 @@ public struct PatternRecord {
     public var caseSensitive: Bool
     public var anchoredAtStart: Bool
     public var anchoredAtEnd: Bool
-    /// Literal text, or the PCRE2 text between its prefix and suffix templates (coded when ``coded``; with each `\\.` spelled `.`
-    /// when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)`` gives the PCRE2 text).
+    /// Literal text, or the PCRE2 text between its prefix and suffix templates (symbol-coded for some
+    /// regex patterns; with each `\\.` spelled `.` when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)``
+    /// gives the PCRE2 text).
     public var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
     public var dotsUnescaped: Bool

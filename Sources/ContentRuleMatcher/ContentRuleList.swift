@@ -1,7 +1,7 @@
 public import ContentRuleFormat
 public import ContentRuleURL
 import PCRE2Support
-import Synchronization
+import Locking
 
 /// A compiled content rule list ready to match, identified by a string (WebKit's `ContentExtension`).
 ///
@@ -23,7 +23,7 @@ public final class ContentRuleList: Sendable {
     let regexes: RegexCache
     let topURLCache = TopURLCache()
     /// ``UniversalBaseline`` per flag combination (at most resource types × load types × contexts × methods).
-    let baselines = Mutex<[LoadFlags: UniversalBaseline]>([:])
+    let baselines = Locked<[LoadFlags: UniversalBaseline]>([:])
     let alwaysChecked: [Int32]
     let universal: [Int32]
     let topURLRules: [Int32]
@@ -135,15 +135,12 @@ final class RegexCache: Sendable {
     private let slots: WriteOnceSlots<Compiled>
     private let patternCount: Int
     /// Held while a pattern of slot `key` (`key & 15`) is compiled.
-    private let compileLocks: [CompileLock]
-    private final class CompileLock: Sendable {
-        let mutex = Mutex(())
-    }
+    private let compileLocks: [Locked<Void>]
 
     init(patternCount: Int, domainCount: Int) {
         self.patternCount = patternCount
         slots = WriteOnceSlots(count: patternCount + domainCount)
-        compileLocks = (0..<16).map { _ in CompileLock() }
+        compileLocks = (0..<16).map { _ in Locked(()) }
     }
 
     /// Calls `body` with ``patternRegex(_:in:)``: a cached pattern without retaining it.
@@ -183,7 +180,7 @@ final class RegexCache: Sendable {
         prefilter: (String, PCRE2Regex) -> Compiled = { Compiled(regex: $1, error: nil) }
     ) -> Compiled {
         if let found = slots[key] { return found }
-        return compileLocks[key & 15].mutex.withLock { _ in
+        return compileLocks[key & 15].withLock { _ in
             // Another thread may have compiled it while this one waited.
             if let found = slots[key] { return found }
             return slots.store(Self.compile(source(), prefilter: prefilter), at: key)

@@ -1,7 +1,7 @@
 import ContentRuleFormat
 import ContentRuleModel
 import PCRE2Support
-import Synchronization
+import Locking
 
 /// What a list decides from the top URL alone, whatever the load's flags: which rules' domain or
 /// top-URL conditions have a matching value. Computed once per distinct top URL (the costly part:
@@ -228,7 +228,7 @@ final class TopURLCache: Sendable {
     /// … and this many top URLs' conditions.
     static let conditionsCapacity = 4096
     static let recentCapacity = 8
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The entry of (`top`, `flags`): cached, or made by `make` from the top URL's conditions, cached
     /// or made by `conditions` (the costly part, once per top URL whatever the flags).

@@ -1,6 +1,6 @@
 // Registrable domains (eTLD+1) and WebKit's first-/third-party decision (spec §4.3).
 internal import CLibPSL
-import Synchronization
+import Locking
 
 /// The loaded Public Suffix List. libpsl contexts are immutable after loading, so lookups from
 /// several threads are safe.
@@ -87,7 +87,7 @@ public enum RegistrableDomain {
             return last.domainBytes.withUnsafeBufferPointer { hostMatches(host, $0) }
         }
     }
-    private static let cache = Mutex(Cache())
+    private static let cache = Locked(Cache())
 
     /// WebKit's `RegistrableDomain::registrableDomainFromHost` over `topPrivatelyControlledDomain`
     /// (WebKitGTK: `platform/soup/PublicSuffixSoup.cpp`): the look-up is on the host lower-cased,

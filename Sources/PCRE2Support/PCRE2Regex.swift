@@ -1,5 +1,5 @@
 internal import CPCRE2
-import Synchronization
+import Locking
 
 /// A compiled PCRE2 pattern (8-bit code units), JIT-compiled when the platform supports it.
 ///
@@ -35,7 +35,7 @@ public final class PCRE2Regex: @unchecked Sendable {
     /// backtracking: its backtracking searches stop at `repeatedGroupMatchLimit`.
     public let repeatsAGroup: Bool
     /// The DFA form of the pattern (`dfaSearch`), compiled on first use and kept.
-    private let dfaCode = Mutex<OpaquePointer?>(nil)
+    private let dfaCode = Locked<OpaquePointer?>(nil)
 
     /// Compiles `pattern` (its UTF-8 bytes) with `options`, then tries to JIT-compile it.
     ///
