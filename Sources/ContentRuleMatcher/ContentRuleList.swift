@@ -1,7 +1,7 @@
 public import ContentRuleFormat
 public import ContentRuleURL
-import PCRE2Support
 import Locking
+import PCRE2Support
 
 /// A compiled content rule list ready to match, identified by a string (WebKit's `ContentExtension`).
 ///

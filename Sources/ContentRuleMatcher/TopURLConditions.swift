@@ -1,7 +1,7 @@
 import ContentRuleFormat
 import ContentRuleModel
-import PCRE2Support
 import Locking
+import PCRE2Support
 
 /// What a list decides from the top URL alone, whatever the load's flags: which rules' domain or
 /// top-URL conditions have a matching value. Computed once per distinct top URL (the costly part:
