@@ -267,8 +267,8 @@ extension MappedRuleList {
     /// `url` (0 instead when it does not fit in 32 bits; the values sort by rule): a gram that occurs
     /// many times in the URL adds its rules once, so a long URL repeating one literal costs a scan, not
     /// a sort of its repetitions. One gram-filter load per byte of the URL; a gram that passes it is
-    /// looked up in a small direct-mapped table of the grams met again (``RecentGrams``) and, when not
-    /// there, in the index (a hash probe sequence) and the slots already taken (``SeenSlots``): a URL
+    /// looked up in a small direct-mapped table of the grams met again (`RecentGrams`) and, when not
+    /// there, in the index (a hash probe sequence) and the slots already taken (`SeenSlots`): a URL
     /// repeating a few pieces (`/ad/ad/…`) costs a filter test and one compare per byte.
     /// - Returns: the ``IndexHash/gramRepeatBit(_:)`` of each indexed gram that occurs more than once
     ///   in `url` (a gram whose bit is clear occurs only at its position).
