@@ -147,7 +147,14 @@ enum MatchCommand {
                 } else {
                     DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
                 }
-                for output in outputs.all() { FileHandle.standardOutput.write(Data(output.utf8)) }
+                for output in outputs.all() {
+                    // A failed write stops the batch: nobody reads the answers (main.swift reports
+                    // the error and exits 2).
+                    guard Console.outText(output) else {
+                        Console.endProgress()
+                        return
+                    }
+                }
                 matched +=
                     min(lines.count, (firstChunk + chunks) * chunkSize) - min(lines.count, firstChunk * chunkSize)
                 firstChunk += chunks

@@ -20,9 +20,19 @@ enum Console {
         write("\r\u{1B}[K", to: 2)
     }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    /// The `errno` of the first failed write to standard output (a full disk, a closed pipe with
+    /// SIGPIPE ignored), or nil: the process then exits 2 instead of 0 (`main.swift`). Written by the
+    /// main thread only.
+    nonisolated(unsafe) static var outputError: Int32?
+
+    /// Writes `text` to standard output; false (and ``outputError`` set) when the write failed.
+    @discardableResult
+    static func outText(_ text: String) -> Bool { write(text, to: 1) }
+
+    @discardableResult
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
         var text = text
-        text.withUTF8 { _ = write($0, to: descriptor) }
+        return text.withUTF8 { write($0, to: descriptor) }
     }
 
     /// Writes `bytes` to standard output (a binary rule list for `compile -o -`); false on an error.
@@ -36,6 +46,7 @@ enum Console {
             let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                if descriptor == 1 && outputError == nil { outputError = errno }
                 return false
             }
             offset += written

@@ -50,4 +50,8 @@ do {
     Console.err("content-blocker: \(error)")
     status = 2
 }
+if let error = Console.outputError {
+    Console.err("content-blocker: standard output: write failed: \(String(cString: strerror(error)))")
+    status = 2
+}
 exit(status)

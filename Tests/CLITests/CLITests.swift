@@ -355,4 +355,30 @@ import Testing
         #expect(lists.first?["globalStylesheet"] == nil)
         #expect(object["blockedLoad"] as? Bool == true)
     }
+
+    /// A failed write to standard output (here /dev/full: "No space left on device") is an I/O error:
+    /// exit 2 with one line on standard error, no crash — for a batch, a single request and `check`.
+    @Test func failedOutputWritesExitTwo() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(Self.blockAds, "list.json", in: directory)
+        let requests = try Self.write(
+            String(repeating: #"{"url":"https://x.test/ads.js"}"# + "\n", count: 2_000), "requests.jsonl",
+            in: directory)
+        for arguments in [
+            ["match", list, "--requests", requests], ["match", list, "--url", "https://x.test/"], ["check", list],
+        ] {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = arguments
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(arguments): \(stderr)")
+            #expect(stderr.contains("standard output: write failed"), "\(arguments): \(stderr)")
+            #expect(!stderr.contains("Fatal error"), "\(arguments)")
+        }
+    }
 }
