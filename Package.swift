@@ -13,7 +13,8 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "swift-content-blocker",
     products: [
-        .library(name: "ContentRuleMatcher", targets: ["ContentRuleMatcher"]),
+        // ContentRuleURL too: a load is built from its `WebURL`s.
+        .library(name: "ContentRuleMatcher", targets: ["ContentRuleMatcher", "ContentRuleURL"]),
         .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler"]),
         .executable(name: "content-blocker", targets: ["ContentBlockerCLI"]),
     ],
