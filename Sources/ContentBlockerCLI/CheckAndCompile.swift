@@ -32,9 +32,7 @@ enum CheckCommand {
             return 0
         }
         guard !args.positionals.isEmpty else { throw UsageError("check needs at least one rule list") }
-        if args.positionals.filter({ $0 == "-" }).count > 1 {
-            throw UsageError("standard input (-) can be read only once")
-        }
+        try RuleListInput.readStandardInputOnce(args.positionals)
         var allValid = true
         var unreadable = false
         for path in args.positionals {

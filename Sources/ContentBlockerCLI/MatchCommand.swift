@@ -85,9 +85,7 @@ enum MatchCommand {
             guard let value = Int(text), value >= 1 else { throw UsageError("--jobs must be a positive integer") }
             jobs = value
         }
-        if args.positionals.filter({ $0 == "-" }).count + (args.value("--requests") == "-" ? 1 : 0) > 1 {
-            throw UsageError("standard input (-) can be read only once")
-        }
+        try RuleListInput.readStandardInputOnce(args.positionals + [args.value("--requests")].compactMap { $0 })
         var lists: [ContentRuleList] = []
         for path in args.positionals { lists.append(try RuleListInput.load(path)) }
         let blocker = ContentBlocker(

@@ -16,6 +16,11 @@ enum RuleListInput {
         }
     }
 
+    /// Refuses `-` (standard input) named more than once among `paths`: the second reader would get nothing.
+    static func readStandardInputOnce(_ paths: [String]) throws(UsageError) {
+        if paths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read only once") }
+    }
+
     /// The list's identifier: its file name without directory and extension (`stdin` for `-`).
     static func identifier(for path: String) -> String {
         if path == "-" { return "stdin" }

@@ -99,7 +99,6 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     /// ``isEvaluated`` from the bytes of the URL's serialization (whose scheme is lower-case): whether
     /// they do not begin with `data:`.
     @inline(__always) static func isEvaluated(serialization url: UnsafeBufferPointer<UInt8>) -> Bool {
-        !(url.count >= 5 && url[0] == UInt8(ascii: "d") && url[1] == UInt8(ascii: "a") && url[2] == UInt8(ascii: "t")
-            && url[3] == UInt8(ascii: "a") && url[4] == UInt8(ascii: ":"))
+        ("data" as StaticString).withUTF8Buffer { !WebURL.hasScheme($0, serialization: url) }
     }
 }

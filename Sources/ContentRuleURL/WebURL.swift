@@ -95,9 +95,19 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// Whether ``scheme`` is `name` (compare with a lower-case name), without making a string: the
     /// serialization starts with the scheme and `:`.
     @inlinable public func hasScheme(_ name: String) -> Bool {
-        var text = serialization.utf8.makeIterator()
-        for byte in name.utf8 where text.next() != byte { return false }
-        return text.next() == UInt8(ascii: ":")
+        var text = serialization
+        var name = name
+        return text.withUTF8 { bytes in name.withUTF8 { Self.hasScheme($0, serialization: bytes) } }
+    }
+
+    /// ``hasScheme(_:)`` on the bytes of a serialization: whether they begin with `name` (lower-case
+    /// bytes) and `:`. For callers that hold the bytes already (the fast matcher).
+    @inlinable public static func hasScheme(
+        _ name: UnsafeBufferPointer<UInt8>, serialization bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard bytes.count > name.count else { return false }
+        for index in 0..<name.count where bytes[index] != name[index] { return false }
+        return bytes[name.count] == UInt8(ascii: ":")
     }
     /// The username, percent-encoded with the userinfo set; `""` when absent.
     public var username: String { record.username }
