@@ -134,34 +134,57 @@ final class RegexCache: Sendable {
     }
     private let slots: WriteOnceSlots<Compiled>
     private let patternCount: Int
+    private let domainCount: Int
     /// Held while a pattern of slot `key` (`key & 15`) is compiled.
     private let compileLocks: [Locked<Void>]
 
     init(patternCount: Int, domainCount: Int) {
         self.patternCount = patternCount
-        slots = WriteOnceSlots(count: patternCount + domainCount)
+        self.domainCount = domainCount
+        // Stored patterns, domain entries, then the stored patterns' ASCII-subject spellings.
+        slots = WriteOnceSlots(count: 2 * patternCount + domainCount)
         compileLocks = (0..<16).map { _ in Locked(()) }
     }
 
-    /// Calls `body` with ``patternRegex(_:in:)``: a cached pattern without retaining it.
+    /// Calls `body` with ``patternRegex(_:in:asciiSubject:)``: a cached pattern without retaining it.
     @inline(__always)
-    func withPatternRegex<Result>(_ id: Int, in rules: MappedRuleList, _ body: (Compiled) -> Result) -> Result {
-        if let result = slots.withObject(at: id, body) { return result }
-        return body(patternRegex(id, in: rules))
+    func withPatternRegex<Result>(
+        _ id: Int, in rules: MappedRuleList, asciiSubject: Bool = false, _ body: (Compiled) -> Result
+    ) -> Result {
+        if let result = slots.withObject(at: asciiSubject ? asciiKey(id) : id, body) { return result }
+        return body(patternRegex(id, in: rules, asciiSubject: asciiSubject))
     }
 
-    func patternRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(
-            id, source: { rules.regexSource(id) },
-            prefilter: { source, regex in
-                let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
-                let required = Array(rules.pattern(id).required)
-                // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
-                let mandatory = found.runs.filter { run in
-                    !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
-                }
-                return Compiled(regex: regex, error: nil, mandatory: mandatory, caseless: found.caseless)
-            })
+    @inline(__always) private func asciiKey(_ id: Int) -> Int { patternCount + domainCount + id }
+
+    /// Stored pattern `id`, compiled; with `asciiSubject`, in the spelling that is exact only for
+    /// subjects whose bytes are all 1–127 (``PCRE2ASCIISubject``; the stored text itself when that
+    /// changes nothing). Both have the same mandatory literals (those of the stored text).
+    func patternRegex(_ id: Int, in rules: MappedRuleList, asciiSubject: Bool = false) -> Compiled {
+        guard asciiSubject else { return cached(id, source: { rules.regexSource(id) }, prefilter: prefilter(id, rules)) }
+        if let found = slots[asciiKey(id)] { return found }
+        let stored = rules.regexSource(id)
+        guard let ascii = PCRE2ASCIISubject.pattern(for: stored) else {
+            let same = patternRegex(id, in: rules)
+            return compileLocks[asciiKey(id) & 15].withLock { _ in
+                slots[asciiKey(id)] ?? slots.store(same, at: asciiKey(id))
+            }
+        }
+        return cached(asciiKey(id), source: { ascii }) { _, regex in
+            prefilter(id, rules)(stored, regex)
+        }
+    }
+
+    private func prefilter(_ id: Int, _ rules: MappedRuleList) -> (String, PCRE2Regex) -> Compiled {
+        { source, regex in
+            let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
+            let required = Array(rules.pattern(id).required)
+            // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
+            let mandatory = found.runs.filter { run in
+                !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
+            }
+            return Compiled(regex: regex, error: nil, mandatory: mandatory, caseless: found.caseless)
+        }
     }
 
     /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.

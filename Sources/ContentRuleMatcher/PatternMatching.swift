@@ -60,7 +60,9 @@ extension ContentRuleList {
                 : Self.contains(lowered.bytes, pattern.required, byteCounts: lowered.byteCounts)
             if !found { return false }
         }
-        return regexes.withPatternRegex(id, in: rules) { compiled in
+        // A canonical URL's bytes are all 1–127 (checked, not assumed): the faster spelling is exact.
+        return regexes.withPatternRegex(id, in: rules, asciiSubject: lowered?.isASCIIWithoutNUL ?? false) {
+            compiled in
             if let lowered, !compiled.mandatory.isEmpty {
                 for run in compiled.mandatory {
                     let found = run.withUnsafeBufferPointer {
@@ -353,6 +355,9 @@ struct LoweredURL {
     /// the anchor can end in one place only (the byte after it is outside its set): no other split.
     let hostStart: Int
     let afterFirstLabel: Int
+    /// Every byte of the URL is 1–127 (always so for a serialized URL): PCRE2 may search it with
+    /// ``PCRE2ASCIISubject``'s spelling of a pattern.
+    let isASCIIWithoutNUL: Bool
 
     /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
     static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
@@ -363,13 +368,17 @@ struct LoweredURL {
                 counts.baseAddress.unsafelyUnwrapped.initialize(
                     repeating: 0, count: min(statistics, BytePairs.state + 1))
                 var index = 0
+                var highBits: UInt64 = 0
                 // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
                 while index + 8 <= url.count {
-                    storage.storeU64(lowercased(word: url.u64(index)), at: index)
+                    let word = url.u64(index)
+                    highBits |= word
+                    storage.storeU64(lowercased(word: word), at: index)
                     for offset in index..<index + 8 { counts[Int(storage[offset])] &+= 1 }
                     index += 8
                 }
                 for index in index..<url.count {
+                    highBits |= UInt64(url[index])
                     let byte = IndexHash.lowercased(url[index])
                     storage[index] = byte
                     counts[Int(byte)] &+= 1
@@ -379,7 +388,8 @@ struct LoweredURL {
                 return body(
                     LoweredURL(
                         bytes: bytes, byteCounts: UnsafeBufferPointer(counts), hostStart: hostStart,
-                        afterFirstLabel: afterFirstLabel))
+                        afterFirstLabel: afterFirstLabel,
+                        isASCIIWithoutNUL: counts[0] == 0 && highBits & 0x8080_8080_8080_8080 == 0))
             }
         }
     }

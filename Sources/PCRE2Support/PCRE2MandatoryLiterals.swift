@@ -129,8 +129,8 @@ public enum PCRE2MandatoryLiterals {
     }
 
     /// The index after the class starting at `start` (`[`), following PCRE2: a `]` right after `[` or
-    /// `[^` is a member; `\` escapes the next byte.
-    private static func classEnd(_ pattern: [UInt8], from start: Int) -> Int {
+    /// `[^` is a member; `\` escapes the next byte. Past the end of `pattern` when it is unterminated.
+    static func classEnd(_ pattern: [UInt8], from start: Int) -> Int {
         var index = start + 1
         if index < pattern.count && pattern[index] == UInt8(ascii: "^") { index += 1 }
         if index < pattern.count && pattern[index] == UInt8(ascii: "]") { index += 1 }

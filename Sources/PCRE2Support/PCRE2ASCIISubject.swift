@@ -1,0 +1,60 @@
+/// A faster spelling of a url-filter's PCRE2 text for subjects whose bytes are all 1–127: canonical URL
+/// serializations are (the URL Standard percent-encodes every other byte, and NUL is a forbidden host
+/// code point), so the fast matcher searches them with this spelling.
+///
+/// `URLFilterSyntax.Translator` writes WebKit's `.` (code points 1–127) as the class `[\x{01}-\x{7f}]`
+/// and starts an unanchored search that begins with a fixed-length run with
+/// `(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?` (skip whole runs of code points 1–127 and one byte outside
+/// them), so that the text is exact for any bytes. On a subject of bytes 1–127 only:
+/// - the class matches exactly what `.` matches under `(?s)` (every byte), and PCRE2 runs `.*` at the
+///   end of a pattern, or before an `\z`, without stepping through the subject byte by byte (a
+///   `…(?:[&/:?][\x{01}-\x{7f}]*)?\z` tail costs time linear in the URL; `…(?:[&/:?].*)?\z` does not);
+/// - the skipping group cannot match once (it needs a byte outside 1–127), so the lazy `*?` matches it
+///   zero times and the group can be dropped.
+///
+/// The rewrite reads the text as PCRE2 does: an escape (`\` and the next byte) is copied whole, and a
+/// class is compared whole, so a `[` written `\[` or a class that merely contains the same bytes is never
+/// taken for the universal class.
+///
+/// - Complexity: O(pattern length).
+public enum PCRE2ASCIISubject {
+    /// The universal class as the translator spells it.
+    static let universalClass = Array(#"[\x{01}-\x{7f}]"#.utf8)
+    /// The translator's skip over runs that contain bytes outside 1–127.
+    static let skipOutsideRuns = Array(#"(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#.utf8)
+
+    /// The text to search subjects of bytes 1–127 with, or nil when it would be `pattern` itself (no
+    /// universal class, no skipping group).
+    public static func pattern(for pattern: String) -> String? {
+        let source = Array(pattern.utf8)
+        var out: [UInt8] = Array("(?s)".utf8)
+        out.reserveCapacity(source.count + 4)
+        var changed = false
+        var index = 0
+        while index < source.count {
+            switch source[index] {
+            case UInt8(ascii: "\\"):
+                let end = min(index + 2, source.count)
+                out.append(contentsOf: source[index..<end])
+                index = end
+            case UInt8(ascii: "(") where source[index...].starts(with: skipOutsideRuns):
+                index += skipOutsideRuns.count
+                changed = true
+            case UInt8(ascii: "["):
+                let end = PCRE2MandatoryLiterals.classEnd(source, from: index)
+                guard end <= source.count else { return nil }  // unterminated: leave it to PCRE2
+                if source[index..<end].elementsEqual(universalClass) {
+                    out.append(UInt8(ascii: "."))
+                    changed = true
+                } else {
+                    out.append(contentsOf: source[index..<end])
+                }
+                index = end
+            default:
+                out.append(source[index])
+                index += 1
+            }
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : nil
+    }
+}
