@@ -161,7 +161,9 @@ final class RegexCache: Sendable {
     /// subjects whose bytes are all 1–127 (``PCRE2ASCIISubject``; the stored text itself when that
     /// changes nothing). Both have the same mandatory literals (those of the stored text).
     func patternRegex(_ id: Int, in rules: MappedRuleList, asciiSubject: Bool = false) -> Compiled {
-        guard asciiSubject else { return cached(id, source: { rules.regexSource(id) }, prefilter: prefilter(id, rules)) }
+        guard asciiSubject else {
+            return cached(id, source: { rules.regexSource(id) }, prefilter: prefilter(id, rules))
+        }
         if let found = slots[asciiKey(id)] { return found }
         let stored = rules.regexSource(id)
         guard let ascii = PCRE2ASCIISubject.pattern(for: stored) else {
@@ -170,9 +172,8 @@ final class RegexCache: Sendable {
                 slots[asciiKey(id)] ?? slots.store(same, at: asciiKey(id))
             }
         }
-        return cached(asciiKey(id), source: { ascii }) { _, regex in
-            prefilter(id, rules)(stored, regex)
-        }
+        let mandatoryFromStored = prefilter(id, rules)
+        return cached(asciiKey(id), source: { ascii }, prefilter: { mandatoryFromStored(stored, $1) })
     }
 
     private func prefilter(_ id: Int, _ rules: MappedRuleList) -> (String, PCRE2Regex) -> Compiled {

@@ -101,7 +101,8 @@ import Testing
                     let asciiMatch = subject.withUnsafeBufferPointer { ascii.matches($0, scratch: scratch) }
                     #expect(
                         asciiMatch == isMatch,
-                        "\(pattern) → ASCII-subject spelling of \(compact) on \(String(decoding: subject, as: UTF8.self))")
+                        "\(pattern) → ASCII-subject spelling of \(compact) on \(String(decoding: subject, as: UTF8.self))"
+                    )
                 }
                 if isMatch {
                     let haystack = mandatory.caseless ? subject.map(URLSamples.lowercased) : subject
@@ -142,7 +143,9 @@ enum URLSamples {
 
     /// Bytes that sit on the edges of the spelling rules.
     static let spicy: [UInt8] =
-        Array(#"-]\^[.?*+(){}|$/:=,&#%~ "#.utf8) + [0x00, 0x01, 0x0A, 0x1F, 0x7F, 0x80, 0xFF, 0x41, 0x5A, 0x61, 0x7A, 0x30]
+        Array(#"-]\^[.?*+(){}|$/:=,&#%~ "#.utf8) + [
+            0x00, 0x01, 0x0A, 0x1F, 0x7F, 0x80, 0xFF, 0x41, 0x5A, 0x61, 0x7A, 0x30,
+        ]
 
     static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
