@@ -123,12 +123,19 @@ final class RegexCache: Sendable {
         /// Literals every match contains besides the pattern's stored required literal
         /// (`PCRE2MandatoryLiterals`), lower-cased when `caseless`: the fast matcher's second prefilter.
         let mandatory: [[UInt8]]
+        /// What every match ends the subject with (`PCRE2MandatoryLiterals.Analysis.suffix`), lower-cased
+        /// when `caseless`; often empty.
+        let suffix: [UInt8]
         let caseless: Bool
 
-        init(regex: PCRE2Regex?, error: String?, mandatory: [[UInt8]] = [], caseless: Bool = false) {
+        init(
+            regex: PCRE2Regex?, error: String?, mandatory: [[UInt8]] = [], suffix: [UInt8] = [],
+            caseless: Bool = false
+        ) {
             self.regex = regex
             self.error = error
             self.mandatory = mandatory
+            self.suffix = suffix
             self.caseless = caseless
         }
     }
@@ -157,6 +164,8 @@ final class RegexCache: Sendable {
 
     @inline(__always) private func asciiKey(_ id: Int) -> Int { patternCount + domainCount + id }
 
+    private static let schemeSeparator = Array("://".utf8)
+
     /// Stored pattern `id`, compiled; with `asciiSubject`, in the spelling that is exact only for
     /// subjects whose bytes are all 1–127 (``PCRE2ASCIISubject``; the stored text itself when that
     /// changes nothing). Both have the same mandatory literals (those of the stored text).
@@ -178,13 +187,16 @@ final class RegexCache: Sendable {
 
     private func prefilter(_ id: Int, _ rules: MappedRuleList) -> (String, PCRE2Regex) -> Compiled {
         { source, regex in
-            let found = PCRE2MandatoryLiterals.runs(in: Array(source.utf8))
+            let found = PCRE2MandatoryLiterals.analysis(of: Array(source.utf8), minimumLength: 2, limit: .max)
             let required = Array(rules.pattern(id).required)
-            // A caseless run inside the (lower-cased) required literal, checked first, adds nothing.
+            // Longest first, at most two, leaving out what adds nothing: a caseless run inside the
+            // (lower-cased) required literal, checked first, and `://`, in nearly every URL.
             let mandatory = found.runs.filter { run in
-                !found.caseless || !required.indices.contains { required[$0...].starts(with: run) }
-            }
-            return Compiled(regex: regex, error: nil, mandatory: mandatory, caseless: found.caseless)
+                run != Self.schemeSeparator
+                    && (!found.caseless || !required.indices.contains { required[$0...].starts(with: run) })
+            }.prefix(2)
+            return Compiled(
+                regex: regex, error: nil, mandatory: Array(mandatory), suffix: found.suffix, caseless: found.caseless)
         }
     }
 

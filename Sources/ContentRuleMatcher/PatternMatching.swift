@@ -63,6 +63,14 @@ extension ContentRuleList {
         // A canonical URL's bytes are all 1–127 (checked, not assumed): the faster spelling is exact.
         return regexes.withPatternRegex(id, in: rules, asciiSubject: lowered?.isASCIIWithoutNUL ?? false) {
             compiled in
+            if let lowered, !compiled.suffix.isEmpty {
+                let end = compiled.caseless ? lowered.bytes : subject
+                guard end.count >= compiled.suffix.count,
+                    compiled.suffix.withUnsafeBufferPointer({
+                        Self.equal($0, end, at: end.count - $0.count, fold: false)
+                    })
+                else { return false }
+            }
             if let lowered, !compiled.mandatory.isEmpty {
                 for run in compiled.mandatory {
                     let found = run.withUnsafeBufferPointer {

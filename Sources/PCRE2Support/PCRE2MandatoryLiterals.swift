@@ -12,7 +12,8 @@
 /// current run. A character followed by `+` is required once and ends the run after it. Any `|` outside a
 /// class (alternation), `\Q`, a back reference by name, `(*` verbs or an option setting after the start
 /// give no runs at all. Only the options `(?i)` at the very start are understood: the runs are then
-/// lower-cased (ASCII) and must be looked for in the lower-cased subject.
+/// lower-cased (ASCII) and must be looked for in the lower-cased subject. A run read up to a `\z`
+/// (nothing between them) is also the suffix of every subject the pattern matches.
 ///
 /// - Complexity: O(pattern length) time and memory; no recursion (nesting depth is the input's).
 public enum PCRE2MandatoryLiterals {
@@ -21,13 +22,34 @@ public enum PCRE2MandatoryLiterals {
     public static func runs(
         in pattern: [UInt8], minimumLength: Int = 3, limit: Int = 2
     ) -> (caseless: Bool, runs: [[UInt8]]) {
+        let found = analysis(of: pattern, minimumLength: minimumLength, limit: limit)
+        return (found.caseless, found.runs)
+    }
+
+    /// What ``analysis(of:minimumLength:limit:)`` reads off a pattern.
+    public struct Analysis: Sendable, Equatable {
+        /// `(?i)` at the start: ``runs`` and ``suffix`` are lower-cased and must be looked for in the
+        /// lower-cased subject.
+        public var caseless: Bool
+        /// Runs every match contains (see ``PCRE2MandatoryLiterals/runs(in:minimumLength:limit:)``).
+        public var runs: [[UInt8]]
+        /// A run every match ends the subject with: the run just before a `\z` the pattern requires
+        /// (any length; empty when there is none).
+        public var suffix: [UInt8]
+    }
+
+    /// ``runs(in:minimumLength:limit:)`` and the literal suffix the subject must end with.
+    public static func analysis(of pattern: [UInt8], minimumLength: Int = 3, limit: Int = 2) -> Analysis {
         var index = 0
         var caseless = false
         if pattern.starts(with: Array("(?i)".utf8)) {
             caseless = true
             index = 4
         }
-        guard let closes = matchingParentheses(pattern) else { return (caseless, []) }
+        var suffix: [UInt8] = []
+        guard let closes = matchingParentheses(pattern) else {
+            return Analysis(caseless: caseless, runs: [], suffix: [])
+        }
         var runs: [[UInt8]] = []
         var run: [UInt8] = []
         func endRun() {
@@ -40,7 +62,7 @@ public enum PCRE2MandatoryLiterals {
             var next = index + 1
             switch byte {
             case UInt8(ascii: "("):
-                guard let close = closes[index] else { return (caseless, []) }
+                guard let close = closes[index] else { return Analysis(caseless: caseless, runs: [], suffix: []) }
                 let quantified = close + 1 < pattern.count && isQuantifier(pattern[close + 1])
                 endRun()
                 if quantified || !isTransparentGroup(pattern, at: index) {
@@ -56,21 +78,23 @@ public enum PCRE2MandatoryLiterals {
             case UInt8(ascii: "["):
                 next = classEnd(pattern, from: index)
             case UInt8(ascii: "\\"):
-                guard index + 1 < pattern.count else { return (caseless, []) }
+                guard index + 1 < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: []) }
                 let escaped = pattern[index + 1]
                 next = index + 2
                 if escaped == UInt8(ascii: "x") {
-                    guard let (value, end) = hexEscape(pattern, from: index + 2) else { return (caseless, []) }
+                    guard let (value, end) = hexEscape(pattern, from: index + 2) else {
+                        return Analysis(caseless: caseless, runs: [], suffix: [])
+                    }
                     literal = value
                     next = end
                 } else if "QkgN".utf8.contains(escaped) {
-                    return (caseless, [])
+                    return Analysis(caseless: caseless, runs: [], suffix: [])
                 } else if "pPo".utf8.contains(escaped) {
                     // \p{…}, \pL, \o{…}: a class or a code point, not read here
-                    guard next < pattern.count else { return (caseless, []) }
+                    guard next < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: []) }
                     if pattern[next] == UInt8(ascii: "{") {
                         guard let close = pattern[next...].firstIndex(of: UInt8(ascii: "}")) else {
-                            return (caseless, [])
+                            return Analysis(caseless: caseless, runs: [], suffix: [])
                         }
                         next = close + 1
                     } else {
@@ -80,9 +104,13 @@ public enum PCRE2MandatoryLiterals {
                     next += 1  // \cX: a control character, not read here
                 } else if !isAlphanumeric(escaped) {
                     literal = escaped
+                } else if escaped == UInt8(ascii: "z") {
+                    // The run read just before (nothing between: a group edge or any non-literal ends
+                    // it) is at the end of every match, and `\z` is the end of the subject.
+                    suffix = run
                 }  // else a class (\d …) or an assertion (\A …): not a literal
             case UInt8(ascii: "|"):
-                return (caseless, [])
+                return Analysis(caseless: caseless, runs: [], suffix: [])
             case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"):
                 break
             default:
@@ -97,7 +125,7 @@ public enum PCRE2MandatoryLiterals {
         }
         endRun()
         runs.sort { $0.count > $1.count }
-        return (caseless, Array(runs.prefix(limit)))
+        return Analysis(caseless: caseless, runs: Array(runs.prefix(limit)), suffix: suffix)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

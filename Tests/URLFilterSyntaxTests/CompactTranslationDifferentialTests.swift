@@ -88,7 +88,8 @@ import Testing
             new = try PCRE2Regex(compact, options: [])
             // The fast matcher's spelling for subjects of bytes 1–127 (`PCRE2ASCIISubject`).
             let ascii = try PCRE2ASCIISubject.pattern(for: compact).map { try PCRE2Regex($0, options: []) }
-            let mandatory = PCRE2MandatoryLiterals.runs(in: Array(compact.utf8), minimumLength: 1, limit: .max)
+            let mandatory = PCRE2MandatoryLiterals.analysis(
+                of: Array(compact.utf8), minimumLength: 1, limit: .max)
             checked += 1
             for subject in URLSamples.subjects(for: tree, caseSensitive: caseSensitive, using: &generator) {
                 let isMatch = subject.withUnsafeBufferPointer { new.matches($0, scratch: scratch) }
@@ -111,6 +112,9 @@ import Testing
                             URLSamples.contains(haystack, run),
                             "\(compact): mandatory \(String(decoding: run, as: UTF8.self)) not in a match")
                     }
+                    #expect(
+                        haystack.reversed().starts(with: mandatory.suffix.reversed()),
+                        "\(compact): a match does not end with \(String(decoding: mandatory.suffix, as: UTF8.self))")
                 }
                 if isMatch, let literal = result.requiredLiteral {
                     #expect(caseSensitive || literal == literal.lowercased(), "\(pattern)")

@@ -43,6 +43,22 @@ import Testing
         #expect(Self.runs(pattern).1.isEmpty, "\(pattern)")
     }
 
+    /// The run just before a required `\z` is the subject's suffix; a quantified last character, a
+    /// group edge, a class or alternation leaves none.
+    @Test(arguments: [
+        (#"(?i)\A(?>[\x{01}-\x{7f}]*?/ads\?)[\x{01}-\x{7f}]*=\z"#, "="),
+        (#"(?>[\x{01}-\x{7f}]*?/)[\x{01}-\x{7f}]*\.JSON\z"#, ".JSON"),
+        (#"(?i)\A[\x{01}-\x{7f}]*\.JSON\z"#, ".json"),
+        (#"a(?:bc\z)"#, "bc"),
+        (#"ab\x{41}\z"#, "abA"),
+        (#"ab+\z"#, ""), (#"ab*\z"#, ""), (#"ab{2}\z"#, ""), (#"a(?:bc)?\z"#, ""), (#"a(?:bc)\z"#, ""),
+        (#"a[bc]\z"#, ""), (#"abc|d\z"#, ""), (#"abc\Z"#, ""), (#"abc"#, ""), (#"(?=abc\z)"#, ""),
+    ])
+    func suffixOf(_ pattern: String, expected: String) {
+        let found = PCRE2MandatoryLiterals.analysis(of: Array(pattern.utf8))
+        #expect(String(decoding: found.suffix, as: UTF8.self) == expected, "\(pattern)")
+    }
+
     @Test func longestFirstAndLimited() {
         let found = PCRE2MandatoryLiterals.runs(in: Array("ab.cdef.ghi".utf8))
         #expect(found.runs.map { String(decoding: $0, as: UTF8.self) } == ["cdef", "ghi"])
