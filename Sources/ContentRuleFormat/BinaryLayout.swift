@@ -126,6 +126,35 @@ enum Layout {
     }
     static func actionTypeCode(_ type: ActionType) -> UInt8 { UInt8(actionTypes.firstIndex(of: type)!) }
 
+    /// `actionTypes[code]` for a code the validator accepted, as a switch: the matcher's per-rule reads
+    /// load no global array (its lazy initialization check and a retain of the array per read).
+    @inline(__always) static func actionType(code: UInt32) -> ActionType {
+        switch code {
+        case 0: return .block
+        case 1: return .blockCookies
+        case 2: return .cssDisplayNone
+        case 3: return .ignorePreviousRules
+        case 4: return .ignoreFollowingRules
+        case 5: return .makeHTTPS
+        case 6: return .notify
+        case 7: return .redirect
+        default: return .modifyHeaders
+        }
+    }
+
+    /// `conditionKinds[code - 1]` for a code the validator accepted, as a switch (see
+    /// ``actionType(code:)``).
+    @inline(__always) static func conditionKind(code: UInt32) -> TriggerCondition.Kind {
+        switch code {
+        case 1: return .ifDomain
+        case 2: return .unlessDomain
+        case 3: return .ifTopURL
+        case 4: return .unlessTopURL
+        case 5: return .ifFrameURL
+        default: return .unlessFrameURL
+        }
+    }
+
     static func aligned(_ value: Int) -> Int { (value + alignment - 1) & ~(alignment - 1) }
 }
 

@@ -197,7 +197,7 @@ extension MappedRuleList {
         let end =
             id + 1 < sections.conditions.count
             ? Int(bytes.u32(offset + 4) & Layout.conditionFirstMask) : sections.conditionEntries.count
-        return ConditionRecord(kind: Layout.conditionKinds[Int(word >> 29) - 1], entries: start..<end)
+        return ConditionRecord(kind: Layout.conditionKind(code: word >> 29), entries: start..<end)
     }
 
     @inlinable public func conditionEntry(_ index: Int) -> Int {
@@ -259,7 +259,7 @@ extension MappedRuleList {
     // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
     // slot's end (slot 0's at 0).
     public func actionType(_ slot: Int) -> ActionType {
-        Layout.actionTypes[Int(bytes.u32(sections.actions.offset + slot * 4) >> Layout.actionTypeShift)]
+        Layout.actionType(code: bytes.u32(sections.actions.offset + slot * 4) >> Layout.actionTypeShift)
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index

@@ -42,6 +42,17 @@ import Testing
         return "[" + rules.joined(separator: ",\n") + "]"
     }()
 
+    /// The switch decoders of the matcher's hot reads agree with the codes the writer uses (the order of
+    /// `allCases`): every action type and condition kind round-trips.
+    @Test func typeCodesRoundTrip() {
+        for type in ActionType.allCases {
+            #expect(Layout.actionType(code: UInt32(Layout.actionTypeCode(type))) == type)
+        }
+        for kind in TriggerCondition.Kind.allCases {
+            #expect(Layout.conditionKind(code: UInt32(Layout.conditionKind(kind))) == kind)
+        }
+    }
+
     @Test func everyRecordReadsBackAsCompiled() throws {
         let list = try #require(RuleListCompiler.compile(json: Array(Self.json.utf8)).list)
         let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
