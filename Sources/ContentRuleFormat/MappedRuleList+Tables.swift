@@ -289,11 +289,11 @@ extension MappedRuleList {
         var repeated: UInt64 = 0
         let filter = gramFilter
         var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
-        var gram = UInt32(url[0]) << 8 | UInt32(url[1]) << 16 | UInt32(url[2]) << 24
-        var at = 3
-        while at < url.count {
-            gram = gram >> 8 | UInt32(url[at]) << 24
-            at += 1
+        // `at` is just past the gram: the gram is the 4 bytes before it, read with one load.
+        var at = 4
+        while at <= url.count {
+            let gram = url.u32(at &- 4)
+            defer { at &+= 1 }
             let hash = IndexHash.gramFilterBit(gram)
             guard filter.bit(hash) else { continue }
             // Met again recently: nothing more to learn.
