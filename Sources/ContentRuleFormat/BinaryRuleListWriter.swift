@@ -165,9 +165,26 @@ struct BinaryRuleListWriter {
     private static func entry(_ rule: CompiledRule, required: Range<Int>, in bytes: [UInt8]) -> Layout.Entry {
         if let condition = rule.condition, rule.requestMethod != nil || condition.kind.testsFrameURL { return .always }
         if rule.urlFilter.matchesEverything { return .universal }
-        if required.count >= IndexHash.gramLength, !bytes[required].contains(0) { return .literal }
-        if rule.condition?.kind == .ifDomain { return .domain }
+        let isIfDomain = rule.condition?.kind == .ifDomain
+        if required.count >= IndexHash.gramLength, !bytes[required].contains(0),
+            !(isIfDomain && Self.isInNearlyEveryURL(bytes[required]))
+        {
+            return .literal
+        }
+        if isIfDomain { return .domain }
         return .always
+    }
+
+    /// The lower-cased prefixes every web URL begins with.
+    private static let schemePrefixes = [Array("https://".utf8), Array("http://".utf8)]
+
+    /// A required literal inside `https://` or `http://` (`https://`, `http`, `tps:`…): its grams are in
+    /// nearly every URL, so an `if-domain` rule filed under it would be tried on every load; through its
+    /// domains it is tried only where they match.
+    private static func isInNearlyEveryURL(_ literal: ArraySlice<UInt8>) -> Bool {
+        schemePrefixes.contains { prefix in
+            prefix.indices.contains { prefix[$0...].starts(with: literal) }
+        }
     }
 
     /// The id of a url-filter (or top/frame-URL condition) pattern.

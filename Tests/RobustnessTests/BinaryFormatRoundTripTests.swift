@@ -1,6 +1,7 @@
 import ContentRuleCompiler
 import ContentRuleMatcher
 import ContentRuleModel
+import ContentRuleURL
 import Testing
 
 @testable import ContentRuleFormat
@@ -123,6 +124,42 @@ import Testing
 
     /// Each literal rule is found by the literal index from a URL that contains its literal, whether
     /// its gram has one rule (held in the slot) or several (an LPST list).
+    /// An `if-domain` rule whose literal is inside `https://` or `http://` is reached through its domains,
+    /// not filed under a gram nearly every URL has; other literals, and other conditions, stay indexed.
+    @Test func schemeLiteralsWithIfDomainGoThroughTheirDomains() throws {
+        let rules = [
+            (#""url-filter":"https://","if-domain":["a.test"]"#, 1),
+            (#""url-filter":"^http:","if-domain":["a.test"]"#, 1),
+            (#""url-filter":"ttps","if-domain":["*a.test"]"#, 1),
+            (#""url-filter":"https://ads","if-domain":["a.test"]"#, 0),
+            (#""url-filter":"https://","unless-domain":["a.test"]"#, 0),
+            (#""url-filter":"https://","if-top-url":["a\\.test"]"#, 0),
+            (#""url-filter":"https://""#, 0),
+        ]
+        let json =
+            "[" + rules.map { #"{"trigger":{\#($0.0)},"action":{"type":"block"}}"# }.joined(separator: ",") + "]"
+        let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+        for (number, (trigger, entry)) in rules.enumerated() {
+            #expect(mapped.rule(number).entry == entry, "\(trigger)")
+        }
+        // The answers: the domain rules fire on a.test's loads only (the matcher against the reference
+        // matcher, and against the rules' meaning).
+        let matcher = ContentRuleList(identifier: "t", rules: try MappedRuleList(bytes: BinaryRuleList.encode(list)))
+        let cases = [
+            ("https://a.test/", "https://ads.a.test/x", [0, 2, 3, 5, 6]), ("http://a.test/", "http://a.test/x", [1]),
+            ("https://b.test/", "https://b.test/x", [4, 6]),
+        ]
+        for (top, url, fired) in cases {
+            let topURL = try #require(WebURL(top))
+            let load = ResourceLoadInfo(url: try #require(WebURL(url)), mainDocumentURL: topURL, resourceType: .image)
+            let fast = matcher.actions(for: load)
+            let reference = matcher.referenceActions(for: load)
+            #expect(fast == reference)
+            #expect(fast.firedRules == fired.map(UInt32.init), "\(top)")
+        }
+    }
+
     @Test func literalIndexFindsEveryLiteralRule() throws {
         let json =
             "["
