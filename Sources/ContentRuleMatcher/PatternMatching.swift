@@ -49,6 +49,19 @@ extension ContentRuleList {
         _ id: Int, _ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?,
         gram: GramHit, _ scratch: PCRE2Scratch
     ) -> Bool {
+        guard let lowered else { return searchRegex(id, pattern, subject, prefilter: nil, gram: gram, scratch) }
+        // Rules that share a url-filter share its pattern: its answer for this URL is found once.
+        if let known = lowered.knownAnswer(pattern: id) { return known }
+        let answer = searchRegex(id, pattern, subject, prefilter: lowered, gram: gram, scratch)
+        lowered.remember(answer, pattern: id)
+        return answer
+    }
+
+    /// ``regexMatches(_:_:_:prefilter:gram:_:)`` without the request's remembered answers.
+    private func searchRegex(
+        _ id: Int, _ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?,
+        gram: GramHit, _ scratch: PCRE2Scratch
+    ) -> Bool {
         if let lowered, pattern.hostAnchored, !Self.holdsAfterHostAnchor(pattern.required, lowered) {
             return false
         }
@@ -356,6 +369,9 @@ struct LoweredURL {
     /// 256 counts, indexed by byte; for a URL of ``BytePairs/minimumLength`` bytes or more, followed
     /// by its byte pairs (``BytePairs``), built when first needed.
     let byteCounts: UnsafeBufferPointer<Int32>
+    /// The answers of regex patterns remembered for this URL (``knownAnswer(pattern:)``): a direct-mapped
+    /// table of ``answerSlots`` pairs (pattern id + 1, answer), 0 = empty.
+    let answers: UnsafeBufferPointer<Int32>
     /// Where a host-anchored pattern (``PatternRecord/hostAnchored``, `^[htpsw]+://([a-z0-9-]+\.)?`)
     /// may continue: just after the `://` that follows the URL's leading run of the letters `hpstw`
     /// (-1 when the URL does not begin so), and ``afterFirstLabel``: just after the run of letters,
@@ -367,37 +383,59 @@ struct LoweredURL {
     /// ``PCRE2ASCIISubject``'s spelling of a pattern.
     let isASCIIWithoutNUL: Bool
 
+    static let answerSlots = 16
+
+    /// The answer remembered for regex pattern `id` on this URL, if any. O(1).
+    @inline(__always) func knownAnswer(pattern id: Int) -> Bool? {
+        let slot = (id & (Self.answerSlots - 1)) &* 2
+        return answers[slot] == Int32(truncatingIfNeeded: id &+ 1) ? answers[slot + 1] != 0 : nil
+    }
+
+    /// Remembers `answer` for regex pattern `id` (replacing the pattern that shared its slot). O(1).
+    @inline(__always) func remember(_ answer: Bool, pattern id: Int) {
+        // The table lives in ``with(_:_:)``'s writable temporary storage.
+        let table = UnsafeMutablePointer(mutating: answers.baseAddress.unsafelyUnwrapped)
+        let slot = (id & (Self.answerSlots - 1)) &* 2
+        table[slot] = Int32(truncatingIfNeeded: id &+ 1)
+        table[slot + 1] = answer ? 1 : 0
+    }
+
     /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
     static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
         let statistics = url.count >= BytePairs.minimumLength ? BytePairs.statisticsCount : 256
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: statistics) { counts in
-                // The counts and the pairs' state (not built); the pairs' words are zeroed when built.
-                counts.baseAddress.unsafelyUnwrapped.initialize(
-                    repeating: 0, count: min(statistics, BytePairs.state + 1))
-                var index = 0
-                var highBits: UInt64 = 0
-                // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
-                while index + 8 <= url.count {
-                    let word = url.u64(index)
-                    highBits |= word
-                    storage.storeU64(lowercased(word: word), at: index)
-                    for offset in index..<index + 8 { counts[Int(storage[offset])] &+= 1 }
-                    index += 8
+            // Apart: 256 counts are the most Swift keeps on the stack (1 KiB).
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * answerSlots) { answers in
+                answers.initialize(repeating: 0)
+                return withUnsafeTemporaryAllocation(of: Int32.self, capacity: statistics) { counts in
+                    // The counts and the pairs' state (not built); the pairs' words are zeroed when built.
+                    counts.baseAddress.unsafelyUnwrapped.initialize(
+                        repeating: 0, count: min(statistics, BytePairs.state + 1))
+                    var index = 0
+                    var highBits: UInt64 = 0
+                    // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
+                    while index + 8 <= url.count {
+                        let word = url.u64(index)
+                        highBits |= word
+                        storage.storeU64(lowercased(word: word), at: index)
+                        for offset in index..<index + 8 { counts[Int(storage[offset])] &+= 1 }
+                        index += 8
+                    }
+                    for index in index..<url.count {
+                        highBits |= UInt64(url[index])
+                        let byte = IndexHash.lowercased(url[index])
+                        storage[index] = byte
+                        counts[Int(byte)] &+= 1
+                    }
+                    let bytes = UnsafeBufferPointer(rebasing: storage[0..<url.count])
+                    let (hostStart, afterFirstLabel) = hostAnchorEnds(bytes)
+                    return body(
+                        LoweredURL(
+                            bytes: bytes, byteCounts: UnsafeBufferPointer(counts),
+                            answers: UnsafeBufferPointer(answers),
+                            hostStart: hostStart, afterFirstLabel: afterFirstLabel,
+                            isASCIIWithoutNUL: counts[0] == 0 && highBits & 0x8080_8080_8080_8080 == 0))
                 }
-                for index in index..<url.count {
-                    highBits |= UInt64(url[index])
-                    let byte = IndexHash.lowercased(url[index])
-                    storage[index] = byte
-                    counts[Int(byte)] &+= 1
-                }
-                let bytes = UnsafeBufferPointer(rebasing: storage[0..<url.count])
-                let (hostStart, afterFirstLabel) = hostAnchorEnds(bytes)
-                return body(
-                    LoweredURL(
-                        bytes: bytes, byteCounts: UnsafeBufferPointer(counts), hostStart: hostStart,
-                        afterFirstLabel: afterFirstLabel,
-                        isASCIIWithoutNUL: counts[0] == 0 && highBits & 0x8080_8080_8080_8080 == 0))
             }
         }
     }

@@ -155,6 +155,35 @@ import Testing
         }
     }
 
+    /// The request's remembered regex answers: empty at first, an answer read back as stored, a pattern
+    /// that shares the slot (ids 16 apart) replaces it without being taken for it, and the ASCII flag.
+    @Test func rememberedAnswersAreKeptPerPattern() {
+        let url = Array("https://a.test/x".utf8)
+        url.withUnsafeBufferPointer { buffer in
+            LoweredURL.with(buffer) { lowered in
+                #expect(lowered.isASCIIWithoutNUL)
+                for id in [0, 1, 15, 16, 17, 70_000] { #expect(lowered.knownAnswer(pattern: id) == nil) }
+                lowered.remember(true, pattern: 1)
+                lowered.remember(false, pattern: 2)
+                #expect(lowered.knownAnswer(pattern: 1) == true)
+                #expect(lowered.knownAnswer(pattern: 2) == false)
+                #expect(lowered.knownAnswer(pattern: 17) == nil)
+                lowered.remember(false, pattern: 17)
+                #expect(lowered.knownAnswer(pattern: 17) == false)
+                #expect(lowered.knownAnswer(pattern: 1) == nil)
+            }
+        }
+        // A new request starts empty; bytes outside 1–127 clear the ASCII flag.
+        for bytes in [[UInt8](url), [0x61, 0x00, 0x62], [0x61, 0x80], Array(repeating: 0x61, count: 9) + [0xFF]] {
+            bytes.withUnsafeBufferPointer { buffer in
+                LoweredURL.with(buffer) { lowered in
+                    #expect(lowered.knownAnswer(pattern: 1) == nil)
+                    #expect(lowered.isASCIIWithoutNUL == bytes.allSatisfy { $0 >= 1 && $0 <= 0x7F })
+                }
+            }
+        }
+    }
+
     @Test func loweredBytesAndCountsEqualAByteByBytePass() {
         var generator = SeededGenerator(seed: 11)
         for length in 0...40 {
