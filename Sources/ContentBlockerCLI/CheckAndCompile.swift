@@ -61,7 +61,7 @@ enum CheckCommand {
                 RuleListInput.report(result.diagnostics, file: path)
                 if errors.isEmpty {
                     let rules = result.list?.sourceRuleCount ?? 0
-                    Console.out("\(path): valid (\(rules) rules)")
+                    Console.out("\(path): valid (\(rules) rule\(rules == 1 ? "" : "s"))")
                 } else {
                     Console.out("\(path): invalid (\(errors.count) error\(errors.count == 1 ? "" : "s"))")
                 }
@@ -107,9 +107,11 @@ enum CompileCommand {
         and writes nothing.
 
         OPTIONS:
-          -o, --output OUT  Where to write the binary rule list (required): a file (a symbolic link is
-                            followed; anything else that is not a regular file is refused, as is the
-                            rule list itself), or `-` for standard output.
+          -o, --output OUT  Where to write the binary rule list (required): a file, or `-` for standard
+                            output. A symbolic link is written through (its target is created if
+                            missing); anything else that is not a regular file is refused, as is the
+                            rule list itself. A replaced file keeps its mode; a new one gets 0666 less
+                            the umask.
           --timings         Print the time of each phase (read, parse, compile, encode, write) and the
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.
@@ -127,6 +129,7 @@ enum CompileCommand {
         }
         guard args.positionals.count == 1 else { throw UsageError("compile takes exactly one rule list") }
         guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
+        guard !output.isEmpty else { throw UsageError("-o needs a file name (or - for standard output), not ''") }
         let path = args.positionals[0]
         if output != "-" && path != "-" && sameFile(path, output) {
             throw UsageError("-o \(output) is the rule list being compiled: it would be overwritten")
@@ -179,7 +182,7 @@ enum CompileCommand {
         }
         let milliseconds = Int((monotonicSeconds() - start) * 1000)
         Console.err(
-            "\(path): \(list.sourceRuleCount) rules → \(output) (\(encoded.count) bytes, \(list.actionSlots.count) action slots) in \(milliseconds) ms"
+            "\(path): \(list.sourceRuleCount) rule\(list.sourceRuleCount == 1 ? "" : "s") → \(output) (\(encoded.count) bytes, \(list.actionSlots.count) action slots) in \(milliseconds) ms"
         )
         return 0
     }

@@ -7,7 +7,12 @@ enum InspectCommand {
         USAGE: content-blocker inspect FILE [--json]
 
         Validates a binary rule list (signature, version, checksum, every offset) and describes it:
-        format version, rules, action slots by type, the global stylesheet.
+        format version, rules, action slots by type, the number of selectors of the global stylesheet.
+        Use `-` to read it from standard input.
+
+        OPTIONS:
+          --json      Print the description as one JSON object instead of `key: value` lines.
+          -h, --help  Show this help.
 
         EXIT STATUS: 0 valid, 1 damaged or not a binary rule list, 2 usage or I/O error.
         """
@@ -51,7 +56,7 @@ enum InspectCommand {
             ("bytes", .int(rules.byteCount)), ("sourceRules", .int(rules.sourceRuleCount)),
             ("rules", .int(rules.ruleCount)), ("universalRules", .int(universal)),
             ("rulesWithConditions", .int(conditional)), ("actionSlots", .object(slotCounts)),
-            ("globalStylesheetSelectors", .int(stylesheet.map { $0.split(separator: ",").count } ?? 0)),
+            ("globalStylesheetSelectors", .int(stylesheet.map(SelectorList.count) ?? 0)),
             ("patterns", .int(rules.patternCount)), ("domains", .int(rules.domainCount)),
             ("conditions", .int(rules.conditionCount)),
             ("alwaysCheckedRules", .int(rules.alwaysCheckedRules.count)),

@@ -3,6 +3,7 @@ import ContentRuleModel
 import ContentRuleURL
 import Dispatch
 import Foundation
+import RuleListParser
 
 enum MatchCommand {
     static let help = """
@@ -11,9 +12,11 @@ enum MatchCommand {
                content-blocker match LIST... --requests FILE|- [--brief] [--jobs N]
 
         Decides loads as WebKit would with the given content rule lists installed, in the order given.
-        Each LIST is a compiled binary rule list or a JSON rule list; its identifier is its file name
-        without extension. One request comes from the flags, or many from --requests: JSON Lines in,
-        one result line out per request line, in input order.
+        Each LIST is a compiled binary rule list or a JSON rule list; its identifier (the "list" of
+        results) is its file name without extension (`stdin` for -), with -2, -3, … added to a name an
+        earlier LIST already has (a/list.json b/list.json → list, list-2). One request comes from the
+        flags, or many from --requests: JSON Lines in, one result line out per request line, in input
+        order.
 
         REQUEST (a JSON object; flags in brackets):
           url (required) [--url]     the request URL; canonicalized as WebKit serializes URLs
@@ -24,7 +27,8 @@ enum MatchCommand {
                                         csp-report, other; document means top-document in the top frame and
                                         child-document in a child frame
           loadContext [--context]       top-frame (default) or child-frame
-          requestMethod [--method]      get, post, … (optional)
+          requestMethod [--method]      get, post, … in any case (optional); another name is matched as
+                                        no method, as WebKit does, with a warning
           loadType [--load-type]        first-party or third-party (optional; computed from the URLs otherwise)
           requestHeaders                optional object of header → value, for modify-headers
 
@@ -33,8 +37,9 @@ enum MatchCommand {
           lists [{list, ignoredPreviousRules, globalStylesheet}], plus url (canonical), loadType,
           requestURL and requestHeaders where an action changed them. With --requests, a request's
           "id" (any JSON value) is echoed first; keys not listed above are ignored and named in
-          "warnings"; a bad or blank request line gives {"error": "line N: ..."} and the batch goes
-          on: line N of the input is always line N of the output. Requests are answered as they are
+          "warnings" (as is an unknown requestMethod; with flags, warnings go to standard error); a
+          bad or blank request line gives {"error": "line N: ..."} (with its "warnings", if any) and
+          the batch goes on: line N of the input is always line N of the output. Requests are answered as they are
           read, so a tool can keep one process open and write requests to it.
 
         OPTIONS:
@@ -87,7 +92,10 @@ enum MatchCommand {
         }
         try RuleListInput.readStandardInputOnce(args.positionals + [args.value("--requests")].compactMap { $0 })
         var lists: [ContentRuleList] = []
-        for path in args.positionals { lists.append(try RuleListInput.load(path)) }
+        let identifiers = RuleListInput.identifiers(for: args.positionals)
+        for (path, identifier) in zip(args.positionals, identifiers) {
+            lists.append(try RuleListInput.load(path, identifier: identifier))
+        }
         let blocker = ContentBlocker(
             lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns), engine: engine)
 
@@ -108,7 +116,8 @@ enum MatchCommand {
         } catch {
             throw UsageError("invalid request: \(error.message)")
         }
-        Console.out(respond(to: object, blocker: blocker, brief: brief).text)
+        for warning in warnings(for: object) { Console.err("warning: \(warning)") }
+        Console.out(respond(to: object, blocker: blocker, brief: brief, warningsInResult: false).text)
         return 0
     }
 
@@ -118,7 +127,11 @@ enum MatchCommand {
     /// the next window starts. Every input line gives one output line.
     static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int, brief: Bool = false) throws {
         var reader = try RequestLines(path: requestsPath)
-        defer { reader.close() }
+        defer {
+            reader.close()
+            // Also when a read error ends the batch: its message then starts a line of its own.
+            Console.endProgress()
+        }
         var matched = 0
         while let batch = try reader.next() {
             let bytes = batch.bytes
@@ -148,10 +161,7 @@ enum MatchCommand {
                 for output in outputs.all() {
                     // A failed write stops the batch: nobody reads the answers (main.swift reports
                     // the error and exits 2).
-                    guard Console.outText(output) else {
-                        Console.endProgress()
-                        return
-                    }
+                    guard Console.outText(output) else { return }
                 }
                 matched +=
                     min(lines.count, (firstChunk + chunks) * chunkSize) - min(lines.count, firstChunk * chunkSize)
@@ -159,7 +169,6 @@ enum MatchCommand {
                 Console.progress("matched \(matched) requests")
             }
         }
-        Console.endProgress()
     }
 
     /// The request keys ``request(from:)`` reads; `id` is echoed back. Others are reported in the
@@ -175,30 +184,65 @@ enum MatchCommand {
             return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-            return .object([("error", .string("line \(lineNumber): not a JSON object"))])
+            return .object([("error", .string("line \(lineNumber): \(notAnObject(line))"))])
         }
         return respond(to: object, blocker: blocker, brief: brief, errorPrefix: "line \(lineNumber): ")
     }
 
-    /// The result object for one request object, or `{"error": …}`.
+    /// Why a request line is not a JSON object: its syntax error and where (a byte offset in the line,
+    /// from 0), or the kind of JSON value it is instead.
+    static func notAnObject(_ line: ArraySlice<UInt8>) -> String {
+        switch JSONReader.parse(line) {
+        case .failure(let error):
+            return "invalid JSON at byte \(error.byteOffset): \(error.reason)"
+        case .success(let value):
+            switch value {
+            case .null: return "valid JSON but not an object (null)"
+            case .bool: return "valid JSON but not an object (a boolean)"
+            case .number: return "valid JSON but not an object (a number)"
+            case .string: return "valid JSON but not an object (a string)"
+            case .array: return "valid JSON but not an object (an array)"
+            // WebKit's JSON reader accepts a little more than Foundation's (`\v`, `\xHH` escapes).
+            case .object: return "invalid JSON (an escape Foundation's JSON reader refuses)"
+            }
+        }
+    }
+
+    /// The result object for one request object, or `{"error": …}`; either has the request's
+    /// ``warnings(for:)`` in `"warnings"` when there are some and `warningsInResult`.
     static func respond(
-        to object: [String: Any], blocker: ContentBlocker, brief: Bool = false, errorPrefix: String = ""
+        to object: [String: Any], blocker: ContentBlocker, brief: Bool = false, errorPrefix: String = "",
+        warningsInResult: Bool = true
     ) -> JSON {
         var id: [(String, JSON)] = []
         if let value = object["id"] { id = [("id", JSON(any: value))] }
+        let warnings = warningsInResult ? warnings(for: object) : []
+        let warningMembers: [(String, JSON)] =
+            warnings.isEmpty ? [] : [("warnings", .array(warnings.map { .string($0) }))]
         let load: ResourceLoadInfo
         let headers: [(String, String)]
         do {
             (load, headers) = try request(from: object)
         } catch {
-            return .object(id + [("error", .string(errorPrefix + error.message))])
+            return .object(id + [("error", .string(errorPrefix + error.message))] + warningMembers)
         }
-        var members = result(blocker.results(for: load, requestHeaders: headers), load: load, brief: brief)
-        let unknown = object.keys.filter { !requestKeys.contains($0) }.sorted()
-        if !unknown.isEmpty {
-            members.append(("warnings", .array(unknown.map { .string("unknown request key '\($0)' ignored") })))
+        let members = result(blocker.results(for: load, requestHeaders: headers), load: load, brief: brief)
+        return .object(id + members + warningMembers)
+    }
+
+    /// What a request object holds that does not change the answer but is likely a mistake: keys
+    /// ``request(from:)`` does not read, and a `requestMethod` that is none of the methods a rule can
+    /// name (compared ASCII case-insensitively, as `request-method` is): WebKit matches such a request as
+    /// one without a method (`RequestMethod::None`), and so do we, but a typo (`GETT`) would otherwise
+    /// change the answer silently.
+    static func warnings(for object: [String: Any]) -> [String] {
+        var warnings = object.keys.filter { !requestKeys.contains($0) }.sorted().map {
+            "unknown request key '\($0)' ignored"
         }
-        return .object(id + members)
+        if let method = object["requestMethod"] as? String, RequestMethod(caseInsensitiveName: method) == nil {
+            warnings.append("unknown request method '\(method)': matched as no method")
+        }
+        return warnings
     }
 
     static func request(from object: [String: Any]) throws(RuntimeError) -> (ResourceLoadInfo, [(String, String)]) {

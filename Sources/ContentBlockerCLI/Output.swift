@@ -8,15 +8,27 @@ import Foundation
 enum Console {
     static func out(_ text: String) { write(text + "\n", to: 1) }
     static func err(_ text: String) { write(text + "\n", to: 2) }
-    static var stderrIsTerminal: Bool { isatty(2) != 0 }
 
-    /// A progress line on standard error, only when it is a terminal (overwritten in place).
+    /// Whether ``progress(_:)`` shows anything: standard error is a terminal and standard output is
+    /// not that terminal. Results written to the terminal that shows the progress line would land
+    /// on the line after it (the next result would start where the progress text ends); when
+    /// results go to a file or a pipe, the progress line is all the terminal shows.
+    static let showsProgress: Bool = {
+        guard isatty(2) != 0 else { return false }
+        guard isatty(1) != 0 else { return true }
+        var output = stat()
+        var error = stat()
+        guard fstat(1, &output) == 0, fstat(2, &error) == 0 else { return false }
+        return output.st_rdev != error.st_rdev
+    }()
+
+    /// A progress line on standard error (overwritten in place), only when ``showsProgress``.
     static func progress(_ text: String) {
-        guard stderrIsTerminal else { return }
+        guard showsProgress else { return }
         write("\r\u{1B}[K" + text, to: 2)
     }
     static func endProgress() {
-        guard stderrIsTerminal else { return }
+        guard showsProgress else { return }
         write("\r\u{1B}[K", to: 2)
     }
 

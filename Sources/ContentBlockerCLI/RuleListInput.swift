@@ -29,6 +29,27 @@ enum RuleListInput {
         return String(name[..<dot])
     }
 
+    /// The identifiers of the lists at `paths`, in order: each path's ``identifier(for:)``, made unique
+    /// (results name lists by identifier): a name that an earlier path already has gets the first
+    /// free suffix `-2`, `-3`, … (`a/list.json b/list.json` → `list`, `list-2`).
+    static func identifiers(for paths: [String]) -> [String] {
+        let names = paths.map(identifier(for:))
+        var taken = Set(names)
+        var given: Set<String> = []
+        return names.map { name in
+            guard given.contains(name) else {
+                given.insert(name)
+                return name
+            }
+            var suffix = 2
+            while taken.contains("\(name)-\(suffix)") { suffix += 1 }
+            let unique = "\(name)-\(suffix)"
+            taken.insert(unique)
+            given.insert(unique)
+            return unique
+        }
+    }
+
     static func isBinaryRuleList(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 4 && bytes[0] == 0x89 && bytes[1] == 0x43 && bytes[2] == 0x42 && bytes[3] == 0x52
     }
@@ -39,8 +60,7 @@ enum RuleListInput {
     }
 
     /// Loads a list for matching: maps a binary rule list in place, or compiles JSON in memory.
-    static func load(_ path: String) throws(RuntimeError) -> ContentRuleList {
-        let identifier = identifier(for: path)
+    static func load(_ path: String, identifier: String) throws(RuntimeError) -> ContentRuleList {
         if path != "-" {
             do {
                 return ContentRuleList(identifier: identifier, rules: try MappedRuleList(contentsOfFile: path))

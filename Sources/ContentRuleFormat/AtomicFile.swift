@@ -11,21 +11,24 @@
 /// A reader therefore sees either the old file or the complete new one, never a partial file, even
 /// if the process is killed mid-write; on any error the temporary file is removed.
 ///
-/// Only regular files are replaced: a destination that is a symbolic link is followed (its target is
-/// written, the link stays), and one that exists but is not a regular file (a device such as
-/// `/dev/null`, a directory, a FIFO) is refused — renaming over it would replace the device node.
+/// Only regular files are replaced: a destination that is a symbolic link is followed as `cp` and a
+/// shell's `>` follow it (its target is written — created if the link dangles — and the link stays),
+/// and one that exists but is not a regular file (a device such as `/dev/null`, a directory, a FIFO)
+/// is refused — renaming over it would replace the device node.
+///
+/// A file replaced keeps its permission bits; a new file gets `0666` less the process's umask (the
+/// mode `open(2)` would give it).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
     /// - Throws: ``BinaryRuleListError/io(path:operation:message:)`` with the failing step and `strerror`
     ///   ("not a regular file" for a destination that exists and is not one).
     public static func write(_ bytes: [UInt8], to requestedPath: String) throws(BinaryRuleListError) {
-        let path = try destination(requestedPath)
+        let (path, existingMode) = try destination(requestedPath)
         let directory = directoryName(of: path)
-        var template = Array((directory + "/.tmp-content-blocker-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(path, "create temporary file") }
-        let temporaryPath = String(
-            decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Created as `open(2)` creates a file (the kernel applies the umask and a default ACL); a file
+        // being replaced is private until it gets that file's mode just before the rename.
+        let (descriptor, temporaryPath) = try createTemporaryFile(
+            in: directory, mode: existingMode == nil ? 0o666 : 0o600, for: path)
         var succeeded = false
         defer {
             if !succeeded { unlink(temporaryPath) }
@@ -43,7 +46,7 @@ public enum AtomicFile {
             }
             written += result
         }
-        guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
+        guard existingMode.map({ fchmod(descriptor, $0) == 0 }) ?? true, fsync(descriptor) == 0 else {
             let error = failure(path, "sync")
             close(descriptor)
             throw error
@@ -78,27 +81,51 @@ public enum AtomicFile {
         return result
     }
 
-    /// The file a write to `path` replaces: `path`, or the target of the symbolic link(s) at `path`.
+    /// A new file `directory/.tmp-content-blocker-XXXXXX` (random suffix) opened for writing, created
+    /// with `mode` (less the umask): its descriptor and path.
+    static func createTemporaryFile(
+        in directory: String, mode: mode_t, for path: String
+    ) throws(BinaryRuleListError) -> (Int32, String) {
+        let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<100 {
+            let suffix = String((0..<12).map { _ in characters.randomElement()! })
+            let temporaryPath = directory + "/.tmp-content-blocker-" + suffix
+            let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if descriptor >= 0 { return (descriptor, temporaryPath) }
+            if errno != EEXIST { break }
+        }
+        throw failure(path, "create temporary file")
+    }
+
+    /// The file a write to `path` replaces — `path`, or the target of the symbolic link(s) at `path`,
+    /// which need not exist — and the permission bits of that file if it exists.
     /// - Throws: when `path` exists and is not a regular file (after following links), or a link
-    ///   cannot be resolved.
-    static func destination(_ path: String) throws(BinaryRuleListError) -> String {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            // Nothing there (the usual case): the write creates it; other errors show up when the
-            // temporary file is created.
-            return path
-        }
+    ///   cannot be read or there are too many (a loop).
+    static func destination(_ path: String) throws(BinaryRuleListError) -> (path: String, mode: mode_t?) {
         var resolved = path
-        if status.st_mode & S_IFMT == S_IFLNK {
-            guard let real = realpath(path, nil) else { throw failure(path, "resolve symbolic link") }
-            resolved = String(cString: real)
-            free(real)
-            guard stat(resolved, &status) == 0 else { throw failure(path, "resolve symbolic link") }
+        // Linux's limit on links followed in one path resolution (`ELOOP` beyond).
+        for _ in 0...40 {
+            var status = stat()
+            guard lstat(resolved, &status) == 0 else {
+                // Nothing there (the usual case, or a dangling link's target): the write creates it;
+                // other errors show up when the temporary file is created.
+                return (resolved, nil)
+            }
+            guard status.st_mode & S_IFMT == S_IFLNK else {
+                guard status.st_mode & S_IFMT == S_IFREG else {
+                    throw .io(path: path, operation: "replace", message: "not a regular file")
+                }
+                return (resolved, status.st_mode & 0o7777)
+            }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(resolved, &target, target.count - 1)
+            guard length > 0 else { throw failure(path, "read symbolic link") }
+            let text = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A relative target is relative to the link's directory.
+            resolved = text.hasPrefix("/") ? text : directoryName(of: resolved) + "/" + text
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .io(path: path, operation: "replace", message: "not a regular file")
-        }
-        return resolved
+        errno = ELOOP
+        throw failure(path, "resolve symbolic link")
     }
 
     static func directoryName(of path: String) -> String {

@@ -133,7 +133,8 @@ public final class MappedRuleList: Sendable {
     /// From the size of DOMS and the META domain count.
     @usableFromInline var domainLayout = DomainLayout(size: 8)
 
-    /// Checks the signature, the version, the header and file sizes and that the section table fits.
+    /// Checks the signature, the version, the header and file sizes, that the reserved header bytes
+    /// are 0 (the checksum does not cover the header) and that the section table fits.
     static func checkHeader(_ bytes: RawBytes) throws(BinaryRuleListError) {
         guard bytes.count >= Layout.signature.count,
             Layout.signature.indices.allSatisfy({ bytes.u8($0) == Layout.signature[$0] })
@@ -153,6 +154,9 @@ public final class MappedRuleList: Sendable {
         }
         guard Int(bytes.u32(24)) == Layout.Tag.allCases.count else {
             throw .malformed(offset: 24, reason: "section count")
+        }
+        for offset in Array(28..<32) + Array(40..<Layout.headerSize) where bytes.u8(offset) != 0 {
+            throw .malformed(offset: offset, reason: "reserved header byte is not 0")
         }
         let tableEnd = Layout.headerSize + Layout.Tag.allCases.count * Layout.sectionEntrySize
         guard bytes.count >= tableEnd else { throw .sizeMismatch(expected: tableEnd, found: bytes.count) }

@@ -243,7 +243,7 @@ import Testing
         #expect(objects[0]["blockedLoad"] as? Bool == true)
         #expect(lines[0].hasPrefix(#"{"id":7,"#))
         for (index, fragment) in [
-            (1, "empty line"), (2, "not a JSON object"), (3, "url must be a string"), (5, "empty line"),
+            (1, "empty line"), (2, "invalid JSON at byte 0"), (3, "url must be a string"), (5, "empty line"),
         ] {
             let error = objects[index]["error"] as? String
             #expect(error?.hasPrefix("line \(index + 1): ") == true, "\(lines[index])")
@@ -327,7 +327,7 @@ import Testing
         #expect(objects[1]["valid"] as? Bool == true)
         let plain = try Self.run(["check", missing, good])
         #expect(plain.status == 2)
-        #expect(plain.stdout.contains("\(good): valid (1 rules)"))
+        #expect(plain.stdout.contains("\(good): valid (1 rule)\n"))
     }
     /// `--brief` leaves out css-display-none actions and global stylesheets and counts them; the other
     /// members are those of the full result.

@@ -55,11 +55,18 @@ import Testing
         try AtomicFile.write([4, 5], to: link)
         #expect(try AtomicFile.read(target) == [4, 5])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
-        // A link to nothing: a clear error, nothing created.
+        // A link to nothing: its target is created (as `cp` and `>` do), the link stays.
         let dangling = directory.appendingPathComponent("dangling.bin").path
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: directory.path + "/missing")
-        #expect(throws: BinaryRuleListError.self) { try AtomicFile.write([1], to: dangling) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path + "/missing"))
+        try AtomicFile.write([1], to: dangling)
+        #expect(try AtomicFile.read(directory.path + "/missing") == [1])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == directory.path + "/missing")
+        // A link to a directory that does not exist: a clear error naming the target, nothing created.
+        let nowhere = directory.appendingPathComponent("nowhere.bin").path
+        try FileManager.default.createSymbolicLink(atPath: nowhere, withDestinationPath: directory.path + "/no/file")
+        let error = #expect(throws: BinaryRuleListError.self) { try AtomicFile.write([1], to: nowhere) }
+        #expect(error?.description.contains("No such file or directory") == true)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/no"))
     }
 
     /// `content-blocker compile` of a large list, killed with SIGKILL after a random delay, many times:
