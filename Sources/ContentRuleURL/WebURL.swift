@@ -127,6 +127,12 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// a canonical URL.
     func withHostBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         if parsed == nil {
+            // Native strings lend their bytes without a copy of the string (and its retain).
+            if let result = serialization.utf8.withContiguousStorageIfAvailable({
+                body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]))
+            }) {
+                return result
+            }
             var text = serialization
             return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)])) }
         }
@@ -134,15 +140,20 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return host.withUTF8 { body($0) }
     }
 
-    /// Where the host of a canonical serialization is: from after `://` to the port's `:` or the
-    /// path's `/` (the fast path's checks guarantee both ends).
+    /// Where ``host`` is in the UTF-8 of ``serialization`` when the URL took the canonical fast path
+    /// and its string has contiguous UTF-8 (else nil).
+    var canonicalHostRange: Range<Int>? {
+        guard parsed == nil else { return nil }
+        return serialization.utf8.withContiguousStorageIfAvailable { Self.canonicalHost($0) }
+    }
+
+    /// Where the host of a canonical serialization is: from after `://` (the scheme is 2–5 bytes) to
+    /// the port's `:` or the path's `/` (the fast path's checks guarantee both ends).
     private static func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var start = 0
-        while bytes[start] != UInt8(ascii: ":") { start += 1 }
-        start += 3
-        var end = start
-        while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
-        return start..<end
+        var start = 2
+        while bytes[start] != UInt8(ascii: ":") { start &+= 1 }
+        start &+= 3
+        return start..<CanonicalLayout.hostEnd(ofCanonical: bytes, hostStart: start)
     }
 
     /// The port; nil when absent or equal to the scheme's default port.

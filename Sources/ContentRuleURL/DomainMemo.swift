@@ -1,0 +1,132 @@
+// The calling thread's memo of registrable domains: a hit costs no lock, no hashing of a String and
+// no allocation.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Hosts whose registrable domain (``RegistrableDomain/of(host:)``) is a suffix of their own bytes,
+/// each with where that suffix starts: a direct-mapped table of ``slots`` slots, each the host's
+/// length, the suffix's offset and the host's bytes (at most ``longestHost``), in the elements of a
+/// `ManagedBuffer` (8 KiB).
+///
+/// Each thread has its own (``withCurrentThread(_:)``, kept until the thread exits), so neither a
+/// look-up nor a store takes a lock; a store replaces whatever the slot held. Only exact byte
+/// matches hit: a host that shares a slot with another costs a look-up through
+/// ``RegistrableDomain/of(host:)`` again, never a wrong answer.
+final class DomainMemo: ManagedBuffer<Void, UInt64> {
+    /// Slots in the table (a power of two).
+    static let slots = 64
+    /// Words per slot: one for the lengths, the rest for the host's bytes.
+    static let slotWords = 16
+    /// The longest host a slot holds, in bytes.
+    static let longestHost = (slotWords - 1) * 8
+    /// Set in a slot's first word when the slot holds a host.
+    private static let filled: UInt64 = 1 << 32
+
+    /// A new memo, all slots empty.
+    static func make() -> DomainMemo {
+        let memo = unsafeDowncast(create(minimumCapacity: slots * slotWords) { _ in }, to: DomainMemo.self)
+        memo.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: slots * slotWords) }
+        return memo
+    }
+
+    /// Where the registrable domain of `host` starts in `host`, when this memo holds `host`.
+    func domainOffset(of host: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = host.count
+        guard count > 0 && count <= Self.longestHost else { return nil }
+        return withUnsafeMutablePointerToElements { elements -> Int? in
+            let slot = elements + Self.slot(of: host) &* Self.slotWords
+            let header = slot.pointee
+            guard header & (Self.filled | 0xFFFF) == Self.filled | UInt64(count) else { return nil }
+            let stored = UnsafeRawPointer(slot + 1)
+            let bytes = UnsafeRawPointer(host.baseAddress!)
+            // Whole words, then the last 8 bytes again (or the few there are, one by one).
+            var at = 0
+            while at &+ 8 <= count {
+                let word = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                guard word == stored.load(fromByteOffset: at, as: UInt64.self) else { return nil }
+                at &+= 8
+            }
+            if at < count {
+                if count >= 8 {
+                    let last = count &- 8
+                    guard
+                        bytes.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+                            == stored.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+                    else { return nil }
+                } else {
+                    for index in 0..<count where host[index] != stored.load(fromByteOffset: index, as: UInt8.self) {
+                        return nil
+                    }
+                }
+            }
+            return Int(truncatingIfNeeded: (header >> 16) & 0xFFFF)
+        }
+    }
+
+    /// Remembers that the registrable domain of `host` starts at `offset` in it (a host longer than
+    /// ``longestHost`` is not kept).
+    func store(_ host: UnsafeBufferPointer<UInt8>, domainOffset offset: Int) {
+        let count = host.count
+        guard count > 0 && count <= Self.longestHost && offset >= 0 && offset < count else { return }
+        withUnsafeMutablePointerToElements { elements in
+            let slot = elements + Self.slot(of: host) &* Self.slotWords
+            (slot + 1).initialize(repeating: 0, count: Self.slotWords - 1)
+            UnsafeMutableRawPointer(slot + 1).copyMemory(from: host.baseAddress!, byteCount: count)
+            slot.pointee = Self.filled | UInt64(offset) << 16 | UInt64(count)
+        }
+    }
+
+    /// The slot of `host` (1 to ``longestHost`` bytes): its length and its first and last 8 bytes, mixed.
+    private static func slot(of host: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = host.count
+        var first: UInt64
+        var last: UInt64
+        if count >= 8 {
+            let bytes = UnsafeRawPointer(host.baseAddress!)
+            first = bytes.loadUnaligned(as: UInt64.self)
+            last = bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else {
+            first = 0
+            for byte in host { first = first << 8 | UInt64(byte) }
+            last = 0
+        }
+        let mixed = (first &* 0x9E37_79B9_7F4A_7C15 ^ last ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 58) & (slots - 1)
+    }
+
+    /// Calls `body` with the calling thread's memo, made on first use and released when the thread
+    /// exits (not retained for the call: the thread keeps it).
+    @inline(__always) static func withCurrentThread<Result>(_ body: (DomainMemo) -> Result) -> Result {
+        unmanagedForCurrentThread()._withUnsafeGuaranteedRef(body)
+    }
+
+    private static func unmanagedForCurrentThread() -> Unmanaged<DomainMemo> {
+        let key = DomainMemoKey.shared.key
+        if let existing = pthread_getspecific(key) { return Unmanaged<DomainMemo>.fromOpaque(existing) }
+        let memo = Unmanaged.passRetained(make())
+        pthread_setspecific(key, memo.toOpaque())
+        return memo
+    }
+}
+
+/// The pthread key under which each thread keeps its ``DomainMemo``; its destructor releases it.
+private final class DomainMemoKey: Sendable {
+    static let shared = DomainMemoKey()
+    let key: pthread_key_t
+
+    private init() {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                Unmanaged<DomainMemo>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<DomainMemo>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "pthread_key_create failed")
+        self.key = key
+    }
+}
