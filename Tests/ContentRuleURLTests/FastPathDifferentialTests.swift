@@ -82,11 +82,12 @@ struct FastPathDifferentialTests {
         #expect(answered > 2_000 && total - answered > 2_000, "\(answered) of \(total)")
     }
 
-    /// Each piece alone at each offset 0–17 of the path, the query and the fragment, and in the host.
+    /// Each piece alone at each offset 0–39 of the path, the query and the fragment, and in the host:
+    /// every offset of the 8-byte table steps and of the query's 32-byte vector steps.
     @Test func everyPieceAtEveryOffset() {
         var answered = 0
         for piece in Self.pieces {
-            for offset in 0..<18 {
+            for offset in 0..<40 {
                 let run = String(repeating: "r", count: offset)
                 for input in [
                     "http://h.test/" + run + piece, "http://h.test/" + run + piece + "/x",
@@ -99,6 +100,24 @@ struct FastPathDifferentialTests {
             }
         }
         #expect(answered > 1_000)
+    }
+
+    /// The query's vector test (``CanonicalByteClass/queryStops(_:)``) flags exactly the bytes the
+    /// table does not mark ``CanonicalByteClass/queryPlain``: every byte value in every lane, among
+    /// plain bytes.
+    @Test func queryVectorMatchesTheTable() {
+        for value in 0...255 {
+            let plain = CanonicalByteClass.table[value] & CanonicalByteClass.queryPlain != 0
+            for lane in 0..<16 {
+                var vector = SIMD16<UInt8>(repeating: UInt8(ascii: "a"))
+                vector[lane] = UInt8(value)
+                let stops = CanonicalByteClass.queryStops(vector)
+                for other in 0..<16 {
+                    let expected: UInt8 = other == lane && !plain ? 0x80 : 0
+                    #expect(stops[other] == expected, "byte \(value) in lane \(lane): lane \(other)")
+                }
+            }
+        }
     }
 
     /// Hosts made of labels of 1–12 bytes (letters, digits, `-`), 1–4 labels, with or without a
