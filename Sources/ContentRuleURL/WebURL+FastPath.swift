@@ -54,8 +54,11 @@ extension URLRecord {
     }
 
     /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
-    static func isCanonical(_ string: String) -> Bool {
-        string.utf8.withContiguousStorageIfAvailable { canonicalLayout($0) != nil } ?? false
+    static func isCanonical(_ string: String) -> Bool { canonicalLayout(string) != nil }
+
+    /// Where the components of `string` are when ``parseCanonical(_:)`` answers for it (else nil).
+    static func canonicalLayout(_ string: String) -> CanonicalLayout? {
+        string.utf8.withContiguousStorageIfAvailable { canonicalLayout($0) } ?? nil
     }
 
     /// The record of `bytes`, laid out as `layout` says.

@@ -15,13 +15,16 @@
 /// Parsing is O(n) in the UTF-8 length of the input. Known differences from the standard are listed
 /// on ``init(_:)``.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
-    /// The components, boxed so that a `WebURL` is two words and cheap to copy; nil when
+    /// The components, boxed so that a `WebURL` is four words and cheap to copy; nil when
     /// ``serialization`` takes the canonical fast path (``URLRecord/isCanonical(_:)``), whose record is
     /// rebuilt from it when needed: parsing a canonical URL, the common case for requests, then makes
     /// no component strings.
     private var parsed: ParsedRecord?
     /// The href; what url-filters are matched against.
     public internal(set) var serialization: String
+    /// Where ``host`` is in the UTF-8 of a canonical ``serialization`` (`parsed` nil), as the fast
+    /// path found it: its end shifted left 4 bits, or'd with its start (5–8); 0 when not known.
+    private var canonicalHostBounds: UInt32 = 0
 
     /// An immutable box (setting ``record`` stores a new one).
     private final class ParsedRecord: Sendable {
@@ -57,8 +60,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
-        if URLRecord.isCanonical(string) {
+        if let layout = URLRecord.canonicalLayout(string) {
             self.init(record: nil, serialization: string)
+            if layout.hostEnd < 1 << 28 {
+                canonicalHostBounds = UInt32(layout.hostEnd) << 4 | UInt32(layout.hostStart)
+            }
             return
         }
         var record = URLRecord()
@@ -119,7 +125,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         guard parsed == nil else { return record.host?.serialized }
         var text = serialization
         return text.withUTF8 {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[canonicalHost($0)]), as: UTF8.self)
         }
     }
 
@@ -129,12 +135,12 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         if parsed == nil {
             // Native strings lend their bytes without a copy of the string (and its retain).
             if let result = serialization.utf8.withContiguousStorageIfAvailable({
-                body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]))
+                body(UnsafeBufferPointer(rebasing: $0[canonicalHost($0)]))
             }) {
                 return result
             }
             var text = serialization
-            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)])) }
+            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[canonicalHost($0)])) }
         }
         guard var host = record.host?.serialized else { return body(nil) }
         return host.withUTF8 { body($0) }
@@ -144,12 +150,19 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// and its string has contiguous UTF-8 (else nil).
     var canonicalHostRange: Range<Int>? {
         guard parsed == nil else { return nil }
-        return serialization.utf8.withContiguousStorageIfAvailable { Self.canonicalHost($0) }
+        return storedHostRange ?? serialization.utf8.withContiguousStorageIfAvailable { canonicalHost($0) }
     }
 
-    /// Where the host of a canonical serialization is: from after `://` (the scheme is 2–5 bytes) to
-    /// the port's `:` or the path's `/` (the fast path's checks guarantee both ends).
-    private static func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    /// ``canonicalHostBounds`` as a range (nil when not known).
+    private var storedHostRange: Range<Int>? {
+        canonicalHostBounds == 0 ? nil : Int(canonicalHostBounds & 0xF)..<Int(canonicalHostBounds >> 4)
+    }
+
+    /// Where the host of a canonical serialization (`bytes`) is: as the fast path found it, else from
+    /// after `://` (the scheme is 2–5 bytes) to the port's `:` or the path's `/` (the fast path's
+    /// checks guarantee both ends).
+    private func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        if let stored = storedHostRange { return stored }
         var start = 2
         while bytes[start] != UInt8(ascii: ":") { start &+= 1 }
         start &+= 3
