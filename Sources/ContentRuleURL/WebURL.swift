@@ -67,12 +67,26 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             }
             return
         }
+        // The usual top URL of a frame without a document of its own: its parse, made once.
+        if string.utf8.count == 11 && string == "about:blank", let aboutBlank = Self.aboutBlank {
+            self = aboutBlank
+            return
+        }
+        guard let parsed = Self(parsing: string) else { return nil }
+        self = parsed
+    }
+
+    /// ``init(_:)`` by the full parser.
+    private init?(parsing string: String) {
         var record = URLRecord()
         guard URLParser.parse(string, base: nil, url: &record, stateOverride: nil) == .done else { return nil }
         let serialization = record.serialize()
         // The same text: keep the input's storage.
         self.init(record: record, serialization: serialization == string ? string : serialization)
     }
+
+    /// `about:blank` as the full parser gives it (the record is immutable and shared by the copies).
+    private static let aboutBlank = WebURL(parsing: "about:blank")
 
     /// Parses `string` relative to `base` (the URL Standard's "URL parser" with a base URL).
     ///

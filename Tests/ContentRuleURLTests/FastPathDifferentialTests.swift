@@ -102,6 +102,26 @@ struct FastPathDifferentialTests {
         #expect(answered > 1_000)
     }
 
+    /// `about:blank`, which ``WebURL/init(_:)`` answers with a parse made once, is the full parser's
+    /// `about:blank` (record, serialization, components), and a copy changed by a setter leaves the
+    /// next `about:blank` as it was. Near misses go to the full parser.
+    @Test func aboutBlankIsTheFullParse() throws {
+        var full = URLRecord()
+        #expect(URLParser.parse("about:blank", base: nil, url: &full, stateOverride: nil) == .done)
+        var url = try #require(WebURL("about:blank"))
+        #expect(url.record == full && url.serialization == full.serialize() && url.serialization == "about:blank")
+        #expect(url.scheme == "about" && url.host == nil && url.path == "blank" && url.hasOpaquePath)
+        #expect(url.setQuery("q") && url.setFragment("f"))
+        #expect(url.serialization == "about:blank?q#f")
+        let again = try #require(WebURL("about:blank"))
+        #expect(again.record == full && again.serialization == "about:blank" && again.query == nil)
+        for nearMiss in ["about:blank ", "ABOUT:blank", "about:blan", "about:Blank", "about:blank#", " about:blank"] {
+            var record = URLRecord()
+            _ = URLParser.parse(nearMiss, base: nil, url: &record, stateOverride: nil)
+            #expect(WebURL(nearMiss)?.serialization == record.serialize(), "\(nearMiss)")
+        }
+    }
+
     /// The query's vector test (``CanonicalByteClass/queryStops(_:)``) flags exactly the bytes the
     /// table does not mark ``CanonicalByteClass/queryPlain``: every byte value in every lane, among
     /// plain bytes.
