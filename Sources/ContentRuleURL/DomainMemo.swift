@@ -40,27 +40,8 @@ final class DomainMemo: ManagedBuffer<Void, UInt64> {
             let slot = elements + Self.slot(of: host) &* Self.slotWords
             let header = slot.pointee
             guard header & (Self.filled | 0xFFFF) == Self.filled | UInt64(count) else { return nil }
-            let stored = UnsafeRawPointer(slot + 1)
-            let bytes = UnsafeRawPointer(host.baseAddress!)
-            // Whole words, then the last 8 bytes again (or the few there are, one by one).
-            var at = 0
-            while at &+ 8 <= count {
-                let word = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                guard word == stored.load(fromByteOffset: at, as: UInt64.self) else { return nil }
-                at &+= 8
-            }
-            if at < count {
-                if count >= 8 {
-                    let last = count &- 8
-                    guard
-                        bytes.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-                            == stored.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-                    else { return nil }
-                } else {
-                    for index in 0..<count where host[index] != stored.load(fromByteOffset: index, as: UInt8.self) {
-                        return nil
-                    }
-                }
+            guard Self.sameBytes(UnsafeRawPointer(slot + 1), UnsafeRawPointer(host.baseAddress!), count: count) else {
+                return nil
             }
             return Int(truncatingIfNeeded: (header >> 16) & 0xFFFF)
         }
@@ -77,6 +58,27 @@ final class DomainMemo: ManagedBuffer<Void, UInt64> {
             UnsafeMutableRawPointer(slot + 1).copyMemory(from: host.baseAddress!, byteCount: count)
             slot.pointee = Self.filled | UInt64(offset) << 16 | UInt64(count)
         }
+    }
+
+    /// Whether the `count` bytes at `a` and at `b` are the same: 8 bytes at a time, the last 8 again
+    /// (or the few there are, one by one).
+    @inline(__always) static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            for index in 0..<count
+            where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        var at = 0
+        while at &+ 8 < count {
+            let word = a.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            guard word == b.loadUnaligned(fromByteOffset: at, as: UInt64.self) else { return false }
+            at &+= 8
+        }
+        let last = count &- 8
+        return a.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: last, as: UInt64.self)
     }
 
     /// The slot of `host` (1 to ``longestHost`` bytes): its length and its first and last 8 bytes, mixed.

@@ -109,9 +109,10 @@ public enum RegistrableDomain {
             let host = resourceURL.canonicalHostRange,
             let answer = mainDocumentURL.serialization.utf8.withContiguousStorageIfAvailable({ top in
                 resourceURL.serialization.utf8.withContiguousStorageIfAvailable { url in
+                    // A canonical host is lower-case.
                     isThirdParty(
                         host: UnsafeBufferPointer(rebasing: url[host]),
-                        topHost: UnsafeBufferPointer(rebasing: top[topHost]))
+                        topHost: UnsafeBufferPointer(rebasing: top[topHost]), topHasUpperCase: false)
                 }
             }) ?? nil
         {
@@ -120,19 +121,27 @@ public enum RegistrableDomain {
         let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         guard let mainDocumentURL else { return resourceURL.withHostBytes { !($0?.isEmpty ?? true) } }
         return mainDocumentURL.withHostBytes { top in
-            resourceURL.withHostBytes { host in isThirdParty(host: host ?? none, topHost: top ?? none) }
+            resourceURL.withHostBytes { host in
+                let topHost = top ?? none
+                return isThirdParty(
+                    host: host ?? none, topHost: topHost,
+                    topHasUpperCase: topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }))
+            }
         }
     }
 
-    /// ``isThirdParty(resourceURL:mainDocumentURL:)`` on the two hosts (empty for none).
+    /// ``isThirdParty(resourceURL:mainDocumentURL:)`` on the two hosts (empty for none);
+    /// `topHasUpperCase`: whether the top host has ASCII upper case.
     ///
     /// The same host is first-party without a look-up: the top's registrable domain (the host itself,
     /// or its eTLD+1, a suffix after a dot, lower-cased) then matches it, unless the host has ASCII
     /// upper case (an opaque host keeps its case while the domain is lower-cased; that case is looked up).
     /// Otherwise the top's domain comes from the calling thread's ``DomainMemo`` when it holds the top
     /// host, else from ``of(host:)`` (and then goes to the memo when it is a suffix of the top host).
-    private static func isThirdParty(host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool {
-        if sameBytes(host, topHost) && !topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return false }
+    private static func isThirdParty(
+        host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>, topHasUpperCase: Bool
+    ) -> Bool {
+        if !topHasUpperCase && sameBytes(host, topHost) { return false }
         if topHost.isEmpty { return !host.isEmpty }
         return DomainMemo.withCurrentThread { memo in
             if let offset = memo.domainOffset(of: topHost) {
@@ -159,15 +168,15 @@ public enum RegistrableDomain {
     private static func hostMatches(_ h: UnsafeBufferPointer<UInt8>, _ d: UnsafeBufferPointer<UInt8>) -> Bool {
         guard h.count >= d.count else { return false }
         let offset = h.count - d.count
-        for index in 0..<d.count where h[offset + index] != d[index] { return false }
+        guard sameBytes(UnsafeBufferPointer(rebasing: h[offset...]), d) else { return false }
         return offset == 0 || h[offset - 1] == UInt8(ascii: ".")
     }
 
     @inline(__always)
     private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for index in 0..<a.count where a[index] != b[index] { return false }
-        return true
+        guard let first = a.baseAddress, let second = b.baseAddress else { return true }
+        return DomainMemo.sameBytes(UnsafeRawPointer(first), UnsafeRawPointer(second), count: a.count)
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
