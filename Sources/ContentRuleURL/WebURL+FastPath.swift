@@ -17,25 +17,6 @@ struct CanonicalLayout {
     var queryEnd: Int
 
     var hostStart: Int { schemeEnd + 3 }
-
-    /// The host's end in a URL that passed the fast path, whose host starts at `hostStart`: its first
-    /// `:` or `/` after that (a host has neither). Eight bytes at a time: a zero-byte test of the word
-    /// XOR each of the two bytes (its lowest flag is exact).
-    static func hostEnd(ofCanonical bytes: UnsafeBufferPointer<UInt8>, hostStart: Int) -> Int {
-        let raw = UnsafeRawBufferPointer(bytes)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var at = hostStart
-        while at &+ 8 <= bytes.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            let colons = word ^ (ones &* 0x3A)
-            let slashes = word ^ (ones &* 0x2F)
-            let stops = ((colons &- ones) & ~colons | (slashes &- ones) & ~slashes) & (ones &* 0x80)
-            if stops != 0 { return at &+ stops.trailingZeroBitCount &>> 3 }
-            at &+= 8
-        }
-        while bytes[at] != 0x3A && bytes[at] != 0x2F { at &+= 1 }
-        return at
-    }
 }
 
 extension URLRecord {

@@ -172,15 +172,12 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         canonicalHostBounds == 0 ? nil : Int(canonicalHostBounds & 0xF)..<Int(canonicalHostBounds >> 4)
     }
 
-    /// Where the host of a canonical serialization (`bytes`) is: as the fast path found it, else from
-    /// after `://` (the scheme is 2–5 bytes) to the port's `:` or the path's `/` (the fast path's
-    /// checks guarantee both ends).
+    /// Where the host of a canonical serialization (`bytes`) is: as the fast path found it (scanned
+    /// again only for a serialization too long to keep that in 32 bits).
     private func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         if let stored = storedHostRange { return stored }
-        var start = 2
-        while bytes[start] != UInt8(ascii: ":") { start &+= 1 }
-        start &+= 3
-        return start..<CanonicalLayout.hostEnd(ofCanonical: bytes, hostStart: start)
+        let layout = URLRecord.canonicalLayout(bytes)!
+        return layout.hostStart..<layout.hostEnd
     }
 
     /// The port; nil when absent or equal to the scheme's default port.
