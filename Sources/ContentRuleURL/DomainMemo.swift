@@ -1,10 +1,5 @@
 // The calling thread's memo of registrable domains: a hit costs no lock, no hashing of a String and
 // no allocation.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Hosts whose registrable domain (``RegistrableDomain/of(host:)``) is a suffix of their own bytes,
 /// each with where that suffix starts: a direct-mapped table of ``slots`` slots, each the host's
@@ -102,33 +97,8 @@ final class DomainMemo: ManagedBuffer<Void, UInt64> {
     /// Calls `body` with the calling thread's memo, made on first use and released when the thread
     /// exits (not retained for the call: the thread keeps it).
     @inline(__always) static func withCurrentThread<Result>(_ body: (DomainMemo) -> Result) -> Result {
-        unmanagedForCurrentThread()._withUnsafeGuaranteedRef(body)
+        perThread.with(body)
     }
 
-    private static func unmanagedForCurrentThread() -> Unmanaged<DomainMemo> {
-        let key = DomainMemoKey.shared.key
-        if let existing = pthread_getspecific(key) { return Unmanaged<DomainMemo>.fromOpaque(existing) }
-        let memo = Unmanaged.passRetained(make())
-        pthread_setspecific(key, memo.toOpaque())
-        return memo
-    }
-}
-
-/// The pthread key under which each thread keeps its ``DomainMemo``; its destructor releases it.
-private final class DomainMemoKey: Sendable {
-    static let shared = DomainMemoKey()
-    let key: pthread_key_t
-
-    private init() {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-                Unmanaged<DomainMemo>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<DomainMemo>.fromOpaque(pointer).release() }
-            #endif
-        }
-        precondition(status == 0, "pthread_key_create failed")
-        self.key = key
-    }
+    private static let perThread = ThreadLocal { DomainMemo.make() }
 }
