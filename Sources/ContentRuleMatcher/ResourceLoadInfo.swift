@@ -10,21 +10,21 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     public var url: WebURL
     /// The top URL (main document URL); `nil` when there is no top document (matched as the empty string).
     public var mainDocumentURL: WebURL? {
-        get { main }
+        get { main.value }
         set {
             // A frame URL that was the top URL stays the old one.
             if frameIsMain {
                 frame = main
                 frameIsMain = false
             }
-            main = newValue
+            main = MaybeURL(newValue)
         }
     }
     /// The URL of the document of the frame that initiates the load; `nil` is matched as the empty string.
     public var frameURL: WebURL? {
-        get { frameIsMain ? main : frame }
+        get { frameIsMain ? main.value : frame.value }
         set {
-            frame = newValue
+            frame = MaybeURL(newValue)
             frameIsMain = false
         }
     }
@@ -37,10 +37,33 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     public var loadType: LoadType
     // The frame URL is most often the top URL: then it is not stored twice (a copy of the load retains
     // and releases two references less).
-    private var main: WebURL?
-    /// The frame URL unless `frameIsMain` (then nil).
-    private var frame: WebURL?
+    private var main: MaybeURL
+    /// The frame URL unless `frameIsMain` (then absent).
+    private var frame: MaybeURL
     private var frameIsMain: Bool
+
+    /// A `WebURL?` kept as a URL and a flag. With `Optional<WebURL>` properties, Swift 6.3 `-O` builds
+    /// the load in `init` on the stack, copies it (retaining every reference) and destroys the copy
+    /// it built (releasing them): about 250 instructions per load for nothing. An absent URL is a
+    /// canonical URL short enough to be stored inline (no reference to count).
+    private struct MaybeURL: Sendable {
+        var url: WebURL
+        var isPresent: Bool
+
+        init(_ url: WebURL?) {
+            if let url {
+                self.url = url
+                isPresent = true
+            } else {
+                self.url = Self.absent
+                isPresent = false
+            }
+        }
+
+        var value: WebURL? { isPresent ? url : nil }
+
+        private static let absent = WebURL("http://a/")!
+    }
 
     /// A load (WebKit `ResourceLoadInfo`).
     ///
@@ -64,9 +87,9 @@ public struct ResourceLoadInfo: Sendable, Hashable {
             ?? (RegistrableDomain.isThirdParty(resourceURL: url, mainDocumentURL: mainDocumentURL)
                 ? .thirdParty : .firstParty)
         frameIsMain = frameURL == nil
-        frame = frameURL
+        frame = MaybeURL(frameURL)
         self.url = url
-        main = mainDocumentURL
+        main = MaybeURL(mainDocumentURL)
         self.resourceType = resourceType
         self.loadContext = loadContext
         self.requestMethod = requestMethod

@@ -65,26 +65,20 @@ public enum RegistrableDomain {
 
     /// Recent answers of ``of(host:)`` (a page's loads mostly share a few hosts), bounded, and the
     /// answer found last, checked first by bytes: the top URL's host repeats over a page's loads, and
-    /// comparing bytes is cheaper than hashing a string or making one.
+    /// comparing bytes is cheaper than hashing a string or making one. (``isThirdParty(resourceURL:mainDocumentURL:)``
+    /// reads each thread's ``DomainMemo`` first, and comes here only when it misses.)
     private struct Cache {
         var table: [String: String] = [:]
-        /// An ASCII host (only those are cached), its registrable domain, and the domain's UTF-8.
-        var last: (host: [UInt8], domain: String, domainBytes: [UInt8])?
+        /// An ASCII host (only those are cached) and its registrable domain.
+        var last: (host: [UInt8], domain: String)?
 
         mutating func remember(_ host: String, _ domain: String) {
-            last = (Array(host.utf8), domain, Array(domain.utf8))
+            last = (Array(host.utf8), domain)
         }
 
         func lastDomain(ofHost host: UnsafeBufferPointer<UInt8>) -> String? {
             guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, host) }) else { return nil }
             return last.domain
-        }
-
-        /// Whether `host` matches the registrable domain of `topHost` when `topHost` is the host
-        /// looked up last; nil when it is not.
-        func lastDomainMatches(_ host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool? {
-            guard let last, last.host.withUnsafeBufferPointer({ sameBytes($0, topHost) }) else { return nil }
-            return last.domainBytes.withUnsafeBufferPointer { hostMatches(host, $0) }
         }
     }
     private static let cache = Locked(Cache())
@@ -110,24 +104,58 @@ public enum RegistrableDomain {
     /// resources (`blob:`, `file:`) match. Scheme and port are ignored. A resource without a host under a
     /// normal top URL is third-party.
     public static func isThirdParty(resourceURL: WebURL, mainDocumentURL: WebURL?) -> Bool {
+        // Two canonical URLs (the common case): their hosts' bytes, without closures over closures.
+        if let mainDocumentURL, let topHost = mainDocumentURL.canonicalHostRange,
+            let host = resourceURL.canonicalHostRange,
+            let answer = mainDocumentURL.serialization.utf8.withContiguousStorageIfAvailable({ top in
+                resourceURL.serialization.utf8.withContiguousStorageIfAvailable { url in
+                    // A canonical host is lower-case.
+                    isThirdParty(
+                        host: UnsafeBufferPointer(rebasing: url[host]),
+                        topHost: UnsafeBufferPointer(rebasing: top[topHost]), topHasUpperCase: false)
+                }
+            }) ?? nil
+        {
+            return answer
+        }
         let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         guard let mainDocumentURL else { return resourceURL.withHostBytes { !($0?.isEmpty ?? true) } }
         return mainDocumentURL.withHostBytes { top in
-            resourceURL.withHostBytes { host in isThirdParty(host: host ?? none, topHost: top ?? none) }
+            resourceURL.withHostBytes { host in
+                let topHost = top ?? none
+                return isThirdParty(
+                    host: host ?? none, topHost: topHost,
+                    topHasUpperCase: topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }))
+            }
         }
     }
 
-    /// ``isThirdParty(resourceURL:mainDocumentURL:)`` on the two hosts (empty for none).
+    /// ``isThirdParty(resourceURL:mainDocumentURL:)`` on the two hosts (empty for none);
+    /// `topHasUpperCase`: whether the top host has ASCII upper case.
     ///
     /// The same host is first-party without a look-up: the top's registrable domain (the host itself,
     /// or its eTLD+1, a suffix after a dot, lower-cased) then matches it, unless the host has ASCII
     /// upper case (an opaque host keeps its case while the domain is lower-cased; that case is looked up).
-    private static func isThirdParty(host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>) -> Bool {
-        if sameBytes(host, topHost) && !topHost.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return false }
+    /// Otherwise the top's domain comes from the calling thread's ``DomainMemo`` when it holds the top
+    /// host, else from ``of(host:)`` (and then goes to the memo when it is a suffix of the top host).
+    private static func isThirdParty(
+        host: UnsafeBufferPointer<UInt8>, topHost: UnsafeBufferPointer<UInt8>, topHasUpperCase: Bool
+    ) -> Bool {
+        if !topHasUpperCase && sameBytes(host, topHost) { return false }
         if topHost.isEmpty { return !host.isEmpty }
-        if let matches = cache.withLock({ $0.lastDomainMatches(host, topHost: topHost) }) { return !matches }
-        guard var topDomain = of(host: String(decoding: topHost, as: UTF8.self)) else { return !host.isEmpty }
-        return topDomain.withUTF8 { !hostMatches(host, $0) }
+        return DomainMemo.withCurrentThread { memo in
+            if let offset = memo.domainOffset(of: topHost) {
+                return !hostMatches(host, UnsafeBufferPointer(rebasing: topHost[offset...]))
+            }
+            guard var topDomain = of(host: String(decoding: topHost, as: UTF8.self)) else { return !host.isEmpty }
+            return topDomain.withUTF8 { domain in
+                let offset = topHost.count - domain.count
+                if offset >= 0 && sameBytes(UnsafeBufferPointer(rebasing: topHost[offset...]), domain) {
+                    memo.store(topHost, domainOffset: offset)
+                }
+                return !hostMatches(host, domain)
+            }
+        }
     }
 
     /// `RegistrableDomain::matches` on a host: equal, or a suffix preceded by a dot.
@@ -140,15 +168,15 @@ public enum RegistrableDomain {
     private static func hostMatches(_ h: UnsafeBufferPointer<UInt8>, _ d: UnsafeBufferPointer<UInt8>) -> Bool {
         guard h.count >= d.count else { return false }
         let offset = h.count - d.count
-        for index in 0..<d.count where h[offset + index] != d[index] { return false }
+        guard sameBytes(UnsafeBufferPointer(rebasing: h[offset...]), d) else { return false }
         return offset == 0 || h[offset - 1] == UInt8(ascii: ".")
     }
 
     @inline(__always)
     private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for index in 0..<a.count where a[index] != b[index] { return false }
-        return true
+        guard let first = a.baseAddress, let second = b.baseAddress else { return true }
+        return DomainMemo.sameBytes(UnsafeRawPointer(first), UnsafeRawPointer(second), count: a.count)
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

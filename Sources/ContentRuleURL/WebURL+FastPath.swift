@@ -1,5 +1,24 @@
 // A fast path for URLs that are already in WHATWG canonical form (the common case for requests).
 
+/// Where the components of a URL that passed the fast path lie in its bytes (offsets; the scheme
+/// starts at 0, the query and fragment run to the next part or the end).
+struct CanonicalLayout {
+    /// The scheme's end (its `:`); the host begins 3 bytes later, after `://`.
+    var schemeEnd: Int
+    /// The host's end: the port's `:` or the path's `/`.
+    var hostEnd: Int
+    /// A non-default port, or nil.
+    var port: UInt16?
+    /// The path's first `/`.
+    var pathStart: Int
+    /// The path's end: the query's `?`, the fragment's `#`, or the end.
+    var pathEnd: Int
+    /// The query's end (its `?` is at `pathEnd` when `queryEnd > pathEnd`): the fragment's `#` or the end.
+    var queryEnd: Int
+
+    var hostStart: Int { schemeEnd + 3 }
+}
+
 extension URLRecord {
     /// Builds the record of `string` without running the state machine when `string` is an
     /// `http`/`https`/`ws`/`wss` URL that the basic URL parser would return unchanged: lower-case
@@ -8,90 +27,127 @@ extension URLRecord {
     /// the parser keeps as they are, no dot segments and no `%2e`. Returns nil for anything else (the
     /// caller then runs the full parser). O(n), one pass.
     static func parseCanonical(_ string: String) -> URLRecord? {
-        var result: URLRecord?
-        string.utf8.withContiguousStorageIfAvailable { buffer in
-            var record: URLRecord? = URLRecord()
-            if scanCanonical(buffer, building: true, into: &record) { result = record }
+        let record = string.utf8.withContiguousStorageIfAvailable { bytes -> URLRecord? in
+            guard let layout = canonicalLayout(bytes) else { return nil }
+            return URLRecord(canonical: bytes, layout)
         }
-        return result
+        return record ?? nil
     }
 
     /// Whether ``parseCanonical(_:)`` answers for `string`, without building the record's strings.
-    static func isCanonical(_ string: String) -> Bool {
-        string.utf8.withContiguousStorageIfAvailable { bytes in
-            // No record: nothing to make or destroy.
-            var none: URLRecord?
-            return scanCanonical(bytes, building: false, into: &none)
-        } ?? false
+    static func isCanonical(_ string: String) -> Bool { canonicalLayout(string) != nil }
+
+    /// Where the components of `string` are when ``parseCanonical(_:)`` answers for it (else nil).
+    static func canonicalLayout(_ string: String) -> CanonicalLayout? {
+        string.utf8.withContiguousStorageIfAvailable { canonicalLayout($0) } ?? nil
     }
 
-    /// The fast path's scan: whether `bytes` qualify; the components go to `record` when `build` (else
-    /// only the checks are made, no string is built, and `record` may be nil: no record to make).
-    private static func scanCanonical(
-        _ bytes: UnsafeBufferPointer<UInt8>, building build: Bool, into record: inout URLRecord?
-    ) -> Bool {
+    /// The record of `bytes`, laid out as `layout` says.
+    private init(canonical bytes: UnsafeBufferPointer<UInt8>, _ layout: CanonicalLayout) {
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        self.init()
+        scheme = text(0..<layout.schemeEnd)
+        host = .domain(text(layout.hostStart..<layout.hostEnd))
+        port = layout.port
+        var segments: [String] = []
+        var segmentStart = layout.pathStart + 1
+        for index in segmentStart...layout.pathEnd where index == layout.pathEnd || bytes[index] == 0x2F {
+            segments.append(text(segmentStart..<index))
+            segmentStart = index + 1
+        }
+        path = .segments(segments)
+        if layout.queryEnd > layout.pathEnd { query = text(layout.pathEnd + 1..<layout.queryEnd) }
+        if layout.queryEnd < bytes.count { fragment = text(layout.queryEnd + 1..<bytes.count) }
+    }
+
+    /// The fast path's scan: where the components of `bytes` are, or nil when the fast path does not
+    /// answer for them.
+    static func canonicalLayout(_ bytes: UnsafeBufferPointer<UInt8>) -> CanonicalLayout? {
         CanonicalByteClass.table.withUnsafeBufferPointer { classes in
-            scanCanonical(bytes, classes: CanonicalByteClass(classes), building: build, into: &record)
+            canonicalLayout(bytes, classes: CanonicalByteClass(classes))
         }
     }
 
-    private static func scanCanonical(
-        _ bytes: UnsafeBufferPointer<UInt8>, classes: CanonicalByteClass, building build: Bool,
-        into record: inout URLRecord?
-    ) -> Bool {
+    private static func canonicalLayout(
+        _ bytes: UnsafeBufferPointer<UInt8>, classes: CanonicalByteClass
+    ) -> CanonicalLayout? {
         let count = bytes.count
-        var i = 0
-        // Scheme.
-        while i < count && bytes[i] >= 0x61 && bytes[i] <= 0x7A { i += 1 }
-        let scheme: String
-        switch i {
-        case 2 where bytes[0] == 0x77 && bytes[1] == 0x73: scheme = "ws"
-        case 3 where bytes[0] == 0x77 && bytes[1] == 0x73 && bytes[2] == 0x73: scheme = "wss"
-        case 4 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70: scheme = "http"
-        case 5 where bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70 && bytes[4] == 0x73:
-            scheme = "https"
-        default: return false
+        // Scheme: http, https, ws or wss, then "://" and at least one more byte.
+        guard count >= 6 else { return nil }
+        let schemeEnd: Int
+        let defaultPort: UInt16
+        if bytes[0] == 0x68 && bytes[1] == 0x74 && bytes[2] == 0x74 && bytes[3] == 0x70 {
+            schemeEnd = bytes[4] == 0x73 ? 5 : 4
+            defaultPort = schemeEnd == 5 ? 443 : 80
+        } else if bytes[0] == 0x77 && bytes[1] == 0x73 {
+            schemeEnd = bytes[2] == 0x73 ? 3 : 2
+            defaultPort = schemeEnd == 3 ? 443 : 80
+        } else {
+            return nil
         }
-        guard i + 3 <= count, bytes[i] == 0x3A, bytes[i + 1] == 0x2F, bytes[i + 2] == 0x2F else { return false }
-        i += 3
-        // Host: [a-z0-9.-]+, the last label must not start with a digit (IPv4 candidates go the slow way).
-        let hostStart = i
-        var labelStart = i
-        while true {
-            i = classes.skip(CanonicalByteClass.hostLabel, bytes, from: i)
-            guard i < count, bytes[i] == 0x2E else { break }
-            i += 1
-            if i < count && bytes[i] != 0x3A && bytes[i] != 0x2F && bytes[i] != 0x3F && bytes[i] != 0x23 {
-                labelStart = i
-            }
-        }
-        guard i > hostStart, labelStart < i, !ASCII.isDigit(bytes[labelStart]) else { return false }
-        if build {
-            record?.scheme = scheme
-            record?.host = .domain(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<i]), as: UTF8.self))
-        }
-        // Port.
-        if i < count && bytes[i] == 0x3A {
-            i += 1
+        guard schemeEnd &+ 3 < count, bytes[schemeEnd] == 0x3A, bytes[schemeEnd &+ 1] == 0x2F,
+            bytes[schemeEnd &+ 2] == 0x2F
+        else { return nil }
+        // Host: [a-z0-9.-]+, ended by the port's `:` or the path's `/`. Its last label (before a
+        // trailing dot, if any) must not start with a digit: IPv4 candidates go the slow way.
+        let hostStart = schemeEnd &+ 3
+        let hostEnd = classes.skip(CanonicalByteClass.host, bytes, from: hostStart)
+        guard hostEnd > hostStart, hostEnd < count else { return nil }
+        var dot = hostEnd &- 2
+        while dot >= hostStart && bytes[dot] != 0x2E { dot &-= 1 }
+        guard !ASCII.isDigit(bytes[dot &+ 1]) else { return nil }
+        var i = hostEnd
+        // Port: 1–5 digits, no leading zero, at most 65535 and not the scheme's default.
+        var port: UInt16?
+        if bytes[i] == 0x3A {
+            i &+= 1
             let portStart = i
             var value = 0
-            while i < count && ASCII.isDigit(bytes[i]) && i - portStart < 5 {
-                value = value * 10 + Int(bytes[i] - 0x30)
-                i += 1
+            while i < count && ASCII.isDigit(bytes[i]) && i &- portStart < 5 {
+                value = value &* 10 &+ Int(bytes[i] &- 0x30)
+                i &+= 1
             }
-            guard i > portStart, bytes[portStart] != 0x30, value <= 65535 else { return false }
-            let port = UInt16(value)
-            guard port != URLRecord.defaultPort(forSpecialScheme: scheme) else { return false }
-            if build { record?.port = port }
+            guard i > portStart, bytes[portStart] != 0x30, value <= 65535, value != Int(defaultPort) else {
+                return nil
+            }
+            port = UInt16(value)
         }
-        // Path: must start with "/" (an empty path is serialized as "/"). One run of the bytes the
-        // parser keeps and the `/` between segments, stopped at each `.` (a segment `.` or `..` is
-        // refused) and `%` (a `%2e` is refused), ended by `?`, `#` or the end. Past
-        // ``CanonicalByteClass/dotStops`` dots, the run takes the dots too and the dot segments are
-        // looked for after it (``hasDotSegment(_:from:to:)``): a path repeating `.js` costs no stop
-        // per dot.
-        guard i < count, bytes[i] == 0x2F else { return false }
+        // Path: must start with "/" (an empty path is serialized as "/").
+        guard i < count, bytes[i] == 0x2F else { return nil }
         let pathStart = i
+        i = scanPath(bytes, from: pathStart, classes: classes)
+        guard i >= 0 else { return nil }
+        let pathEnd = i
+        // Query.
+        if i < count && bytes[i] == 0x3F {
+            i = classes.skipQuery(bytes, from: i &+ 1)
+        }
+        let queryEnd = i
+        // Fragment.
+        if i < count {
+            guard bytes[i] == 0x23 else { return nil }
+            i = classes.skip(CanonicalByteClass.fragmentPlain, bytes, from: i &+ 1)
+            guard i == count else { return nil }
+        }
+        return CanonicalLayout(
+            schemeEnd: schemeEnd, hostEnd: hostEnd, port: port, pathStart: pathStart, pathEnd: pathEnd,
+            queryEnd: queryEnd)
+    }
+
+    /// The end of the path that begins with the `/` at `start` (the `?`, the `#` or the end), or -1
+    /// when the fast path does not answer: a byte the parser changes, a dot segment or a `%2e`.
+    ///
+    /// One run of the bytes the parser keeps and the `/` between segments, stopped at each `.` (a
+    /// segment `.` or `..` is refused) and `%` (a `%2e` is refused). Past ``CanonicalByteClass/dotStops``
+    /// dots, the run takes the dots too and the dot segments are looked for after it
+    /// (``hasDotSegment(_:from:to:)``): a path repeating `.js` costs no stop per dot.
+    private static func scanPath(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, classes: CanonicalByteClass
+    ) -> Int {
+        let count = bytes.count
+        var i = start
         var run = CanonicalByteClass.pathRun
         var dots = 0
         // Where the dot segments are left to `hasDotSegment` (-1: none).
@@ -99,54 +155,26 @@ extension URLRecord {
         while true {
             i = classes.skip(run, bytes, from: i)
             guard i < count else { break }
-            if bytes[i] == 0x2E {
+            let byte = bytes[i]
+            if byte == 0x2E {
                 // The segment's first byte (after the path's leading `/`, `i - 1` is in the path).
-                if bytes[i - 1] == 0x2F && Self.isDotSegment(bytes, dot: i) { return false }
-                dots += 1
+                if bytes[i &- 1] == 0x2F && Self.isDotSegment(bytes, dot: i) { return -1 }
+                dots &+= 1
                 if dots == CanonicalByteClass.dotStops {
                     run = CanonicalByteClass.pathRunAndDots
-                    pairsFrom = i + 1
+                    pairsFrom = i &+ 1
                 }
+            } else if byte == 0x25 {
+                if i &+ 2 < count && bytes[i &+ 1] == 0x32 && (bytes[i &+ 2] | 0x20) == 0x65 { return -1 }
+            } else if byte == 0x3F || byte == 0x23 {
+                break
             } else {
-                guard bytes[i] == 0x25 else { break }
-                if i + 2 < count && bytes[i + 1] == 0x32 && (bytes[i + 2] | 0x20) == 0x65 { return false }
+                return -1
             }
-            i += 1
+            i &+= 1
         }
-        if i < count && bytes[i] != 0x3F && bytes[i] != 0x23 { return false }
-        if pairsFrom >= 0 && Self.hasDotSegment(bytes, from: pairsFrom, to: i) { return false }
-        if build {
-            var segments: [String] = []
-            var segmentStart = pathStart + 1
-            for index in segmentStart...i where index == i || bytes[index] == 0x2F {
-                let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
-                segments.append(String(decoding: segment, as: UTF8.self))
-                segmentStart = index + 1
-            }
-            record?.path = .segments(segments)
-        }
-        // Query.
-        if i < count && bytes[i] == 0x3F {
-            i += 1
-            let queryStart = i
-            i = classes.skip(CanonicalByteClass.queryPlain, bytes, from: i)
-            if i < count && bytes[i] != 0x23 { return false }
-            if build {
-                record?.query = String(decoding: UnsafeBufferPointer(rebasing: bytes[queryStart..<i]), as: UTF8.self)
-            }
-        }
-        // Fragment.
-        if i < count && bytes[i] == 0x23 {
-            i += 1
-            let fragmentStart = i
-            i = classes.skip(CanonicalByteClass.fragmentPlain, bytes, from: i)
-            guard i == count else { return false }
-            if build {
-                record?.fragment = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[fragmentStart..<count]), as: UTF8.self)
-            }
-        }
-        return i == count
+        if pairsFrom >= 0 && Self.hasDotSegment(bytes, from: pairsFrom, to: i) { return -1 }
+        return i
     }
 
     /// Whether a `/` at `from` or later and before `end - 1` is followed by a dot segment
@@ -190,10 +218,10 @@ extension URLRecord {
 }
 
 /// What the fast path accepts of each byte, one bit per part of the URL: a scan of a part reads one
-/// table entry per byte, four bytes per step.
+/// table entry per byte, eight bytes per step.
 struct CanonicalByteClass {
-    /// `[a-z0-9-]`: a host label's bytes (the `.` between labels is handled by the scan).
-    static let hostLabel: UInt8 = 1
+    /// `[a-z0-9.-]`: a host's bytes (its labels and the dots between them).
+    static let host: UInt8 = 1
     /// Path bytes the parser keeps as they are and the `/` between segments, other than the `?` and
     /// `#` that end the path, the `.` that may begin a dot segment and the `%` that may start a `%2e`.
     static let pathRun: UInt8 = 2
@@ -213,7 +241,7 @@ struct CanonicalByteClass {
             byte >= 0x21 && byte <= 0x7E && !excluded.utf8.contains(byte)
         }
         var bits: UInt8 = 0
-        if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || ASCII.isDigit(byte) { bits |= hostLabel }
+        if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || ASCII.isDigit(byte) { bits |= host }
         if printable(except: "\"<>\\^`{}?#%.") { bits |= pathRun }
         if printable(except: "\"<>\\^`{}?#%") { bits |= pathRunAndDots }
         if printable(except: "\"'<>#") { bits |= queryPlain }
@@ -226,17 +254,51 @@ struct CanonicalByteClass {
     init(_ classes: UnsafeBufferPointer<UInt8>) { self.classes = classes }
 
     /// The index of the first byte at or after `start` whose class lacks `bits` (`bytes.count` if none).
+    /// Eight bytes per step while they all qualify, then byte by byte; `start` is at most `bytes.count`.
     @inline(__always) func skip(_ bits: UInt8, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, let table = classes.baseAddress else { return start }
         var i = start
         let count = bytes.count
-        while i + 4 <= count {
+        @inline(__always) func of(_ at: Int) -> UInt8 { table[Int(base[at])] }
+        while i &+ 8 <= count {
             let all =
-                classes[Int(bytes[i])] & classes[Int(bytes[i + 1])] & classes[Int(bytes[i + 2])]
-                & classes[Int(bytes[i + 3])]
+                of(i) & of(i &+ 1) & of(i &+ 2) & of(i &+ 3) & of(i &+ 4) & of(i &+ 5) & of(i &+ 6) & of(i &+ 7)
             guard all & bits != 0 else { break }
-            i += 4
+            i &+= 8
         }
-        while i < count && classes[Int(bytes[i])] & bits != 0 { i += 1 }
+        while i < count && of(i) & bits != 0 { i &+= 1 }
         return i
+    }
+
+    /// ``skip(_:_:from:)`` for ``queryPlain``: 32 bytes per step (two 16-byte vectors) while they all
+    /// qualify, then ``skip(_:_:from:)`` finds the byte that ends the run. The query is most of a long
+    /// URL.
+    func skipQuery(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let raw = UnsafeRawPointer(base)
+        var i = start
+        while i &+ 32 <= bytes.count {
+            let first = Self.queryStops(raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+            let second = Self.queryStops(raw.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self))
+            let words = unsafeBitCast(first | second, to: SIMD2<UInt64>.self)
+            if words[0] | words[1] != 0 { break }
+            i &+= 32
+        }
+        return skip(Self.queryPlain, bytes, from: i)
+    }
+
+    /// The bytes of `vector` that are not ``queryPlain``, as their high bit (the others are 0): those
+    /// outside `0x21...0x7E` (`0x80...` has it already; below `0x21`, `byte + 0x5F` lacks it) and `"`,
+    /// `#`, `'`, `<`, `>`. Only `==` compares (which compile to vector compares; `<` does not).
+    @inline(__always) static func queryStops(_ vector: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        var excluded = SIMDMask<SIMD16<Int8>>(repeating: false)
+        excluded .|= vector .== SIMD16(repeating: 0x22)
+        excluded .|= vector .== SIMD16(repeating: 0x23)
+        excluded .|= vector .== SIMD16(repeating: 0x27)
+        excluded .|= vector .== SIMD16(repeating: 0x3C)
+        excluded .|= vector .== SIMD16(repeating: 0x3E)
+        excluded .|= vector .== SIMD16(repeating: 0x7F)
+        let flags = SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: excluded)
+        return (vector | ~(vector &+ SIMD16(repeating: 0x5F)) | flags) & SIMD16(repeating: 0x80)
     }
 }

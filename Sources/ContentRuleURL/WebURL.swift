@@ -15,13 +15,16 @@
 /// Parsing is O(n) in the UTF-8 length of the input. Known differences from the standard are listed
 /// on ``init(_:)``.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
-    /// The components, boxed so that a `WebURL` is two words and cheap to copy; nil when
+    /// The components, boxed so that a `WebURL` is four words and cheap to copy; nil when
     /// ``serialization`` takes the canonical fast path (``URLRecord/isCanonical(_:)``), whose record is
     /// rebuilt from it when needed: parsing a canonical URL, the common case for requests, then makes
     /// no component strings.
     private var parsed: ParsedRecord?
     /// The href; what url-filters are matched against.
     public internal(set) var serialization: String
+    /// Where ``host`` is in the UTF-8 of a canonical ``serialization`` (`parsed` nil), as the fast
+    /// path found it: its end shifted left 4 bits, or'd with its start (5–8); 0 when not known.
+    private var canonicalHostBounds: UInt32 = 0
 
     /// An immutable box (setting ``record`` stores a new one).
     private final class ParsedRecord: Sendable {
@@ -57,16 +60,33 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
     /// `xn--` are lower-cased but not validated as Punycode.
     public init?(_ string: String) {
-        if URLRecord.isCanonical(string) {
+        if let layout = URLRecord.canonicalLayout(string) {
             self.init(record: nil, serialization: string)
+            if layout.hostEnd < 1 << 28 {
+                canonicalHostBounds = UInt32(layout.hostEnd) << 4 | UInt32(layout.hostStart)
+            }
             return
         }
+        // The usual top URL of a frame without a document of its own: its parse, made once.
+        if string.utf8.count == 11 && string == "about:blank", let aboutBlank = Self.aboutBlank {
+            self = aboutBlank
+            return
+        }
+        guard let parsed = Self(parsing: string) else { return nil }
+        self = parsed
+    }
+
+    /// ``init(_:)`` by the full parser.
+    private init?(parsing string: String) {
         var record = URLRecord()
         guard URLParser.parse(string, base: nil, url: &record, stateOverride: nil) == .done else { return nil }
         let serialization = record.serialize()
         // The same text: keep the input's storage.
         self.init(record: record, serialization: serialization == string ? string : serialization)
     }
+
+    /// `about:blank` as the full parser gives it (the record is immutable and shared by the copies).
+    private static let aboutBlank = WebURL(parsing: "about:blank")
 
     /// Parses `string` relative to `base` (the URL Standard's "URL parser" with a base URL).
     ///
@@ -119,7 +139,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         guard parsed == nil else { return record.host?.serialized }
         var text = serialization
         return text.withUTF8 {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[canonicalHost($0)]), as: UTF8.self)
         }
     }
 
@@ -127,22 +147,37 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// a canonical URL.
     func withHostBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         if parsed == nil {
+            // Native strings lend their bytes without a copy of the string (and its retain).
+            if let result = serialization.utf8.withContiguousStorageIfAvailable({
+                body(UnsafeBufferPointer(rebasing: $0[canonicalHost($0)]))
+            }) {
+                return result
+            }
             var text = serialization
-            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[Self.canonicalHost($0)])) }
+            return text.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[canonicalHost($0)])) }
         }
         guard var host = record.host?.serialized else { return body(nil) }
         return host.withUTF8 { body($0) }
     }
 
-    /// Where the host of a canonical serialization is: from after `://` to the port's `:` or the
-    /// path's `/` (the fast path's checks guarantee both ends).
-    private static func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var start = 0
-        while bytes[start] != UInt8(ascii: ":") { start += 1 }
-        start += 3
-        var end = start
-        while bytes[end] != UInt8(ascii: ":") && bytes[end] != UInt8(ascii: "/") { end += 1 }
-        return start..<end
+    /// Where ``host`` is in the UTF-8 of ``serialization`` when the URL took the canonical fast path
+    /// and its string has contiguous UTF-8 (else nil).
+    var canonicalHostRange: Range<Int>? {
+        guard parsed == nil else { return nil }
+        return storedHostRange ?? serialization.utf8.withContiguousStorageIfAvailable { canonicalHost($0) }
+    }
+
+    /// ``canonicalHostBounds`` as a range (nil when not known).
+    private var storedHostRange: Range<Int>? {
+        canonicalHostBounds == 0 ? nil : Int(canonicalHostBounds & 0xF)..<Int(canonicalHostBounds >> 4)
+    }
+
+    /// Where the host of a canonical serialization (`bytes`) is: as the fast path found it (scanned
+    /// again only for a serialization too long to keep that in 32 bits).
+    private func canonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        if let stored = storedHostRange { return stored }
+        let layout = URLRecord.canonicalLayout(bytes)!
+        return layout.hostStart..<layout.hostEnd
     }
 
     /// The port; nil when absent or equal to the scheme's default port.

@@ -140,6 +140,59 @@ struct RegistrableDomainTests {
         }
     }
 
+    /// The per-thread memo of registrable domains against spec §4.3's two steps, over generated top
+    /// hosts: more hosts than the memo has slots (so that slots are shared and replaced), lengths around
+    /// the 8-byte words it compares (1–20 bytes) and past the longest it keeps, public suffixes,
+    /// private-section suffixes, `localhost`, IPv4, and hosts that differ only in their last byte.
+    /// Each pair is asked three times (a miss, then hits), on one thread and then on eight at once.
+    @Test func thirdPartyMemoFollowsTheDefinition() throws {
+        var tops = [
+            "com", "co.uk", "github.io", "localhost", "127.0.0.1", "a.b", "ab.co.uk", "x.alice.github.io",
+            String(repeating: "l", count: 130) + ".example.com", String(repeating: "m", count: 116) + ".com",
+        ]
+        for length in 1...20 {
+            tops.append(String(repeating: "s", count: length) + ".example.com")
+            tops.append("w." + String(repeating: "t", count: length) + ".co.uk")
+            tops.append(String(repeating: "u", count: length) + "a.net")
+            tops.append(String(repeating: "u", count: length) + "b.net")
+        }
+        for index in 0..<100 { tops.append("site\(index).example\(index % 7).org") }
+        let topURLs = try tops.map { try #require(WebURL("https://\($0)/page"), "\($0)") }
+        let resources = try [
+            "https://cdn.example.com/x.js", "https://example.com/", "https://co.uk/", "https://bob.github.io/",
+            "https://x.alice.github.io/", "https://ab.co.uk/", "https://sssss.example.com/", "https://uuua.net/",
+            "https://uuub.net/", "https://site3.example3.org/", "https://other.example3.org/", "http://127.0.0.1/",
+            "https://localhost/", "https://w.ttt.co.uk/", "https://z.w.ttt.co.uk/", "blob:https://example.com/1",
+            "https://" + String(repeating: "l", count: 130) + ".example.com/",
+        ].map { try #require(WebURL($0)) }
+        func definition(_ resource: WebURL, _ top: WebURL) -> Bool {
+            let host = resource.host ?? ""
+            guard let domain = RegistrableDomain.of(host: top.host ?? "") else { return !host.isEmpty }
+            return !RegistrableDomain.hostMatches(host, registrableDomain: domain)
+        }
+        let expected = topURLs.flatMap { top in resources.map { definition($0, top) } }
+        @Sendable func answers() -> [Bool] {
+            var all: [Bool] = []
+            for _ in 0..<3 {
+                all = []
+                for top in topURLs {
+                    for resource in resources {
+                        all.append(RegistrableDomain.isThirdParty(resourceURL: resource, mainDocumentURL: top))
+                    }
+                }
+            }
+            return all
+        }
+        #expect(answers() == expected)
+        let agreed = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if answers() == expected { agreed.increment() }
+        }
+        #expect(agreed.value == 8)
+        // Both answers occur: the comparison is not of two constant lists.
+        #expect(expected.contains(true) && expected.contains(false))
+    }
+
     /// Field requests whose stated `loadType` contradicts `ResourceLoadInfo::isThirdParty` as WebKit's source
     /// has it (`!RegistrableDomain(mainDocumentURL).matches(resourceURL)`; an empty resource host never
     /// matches a non-null top domain). B041's `about:blank` frame is marked first-party by source reading,
@@ -175,4 +228,12 @@ struct RegistrableDomainTests {
         }
         #expect(checked >= 60)
     }
+}
+
+/// A count several threads increment (NSLock-guarded).
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -48,6 +48,35 @@ import Testing
         #expect(defaulted != ResourceLoadInfo(url: request, mainDocumentURL: top, resourceType: .image))
     }
 
+    /// An absent top or frame URL reads as nil wherever it is set, whatever URL the load keeps in its
+    /// place, and compares unequal to every present URL; each combination of present and absent top
+    /// and frame URLs, through `init` and through the setters.
+    @Test func absentURLsStayAbsent() throws {
+        let request = try Self.url("https://cdn.test/a.js")
+        let candidates: [WebURL?] = try [
+            nil, Self.url("http://a/"), Self.url("https://top.example/"), Self.url("about:blank"),
+        ]
+        for top in candidates {
+            for frame in candidates {
+                var load = ResourceLoadInfo(url: request, mainDocumentURL: top, frameURL: frame, resourceType: .image)
+                #expect(load.mainDocumentURL == top && load.frameURL == (frame ?? top))
+                let stated = ResourceLoadInfo(
+                    url: request, mainDocumentURL: top, frameURL: frame ?? top, resourceType: .image)
+                #expect(load == stated && load.hashValue == stated.hashValue)
+                load.mainDocumentURL = nil
+                #expect(load.mainDocumentURL == nil && load.frameURL == (frame ?? top))
+                load.frameURL = nil
+                #expect(load.frameURL == nil && load.mainDocumentURL == nil)
+                load.mainDocumentURL = top
+                #expect(load.mainDocumentURL == top && load.frameURL == nil)
+                // The URL kept in place of an absent one (`http://a/` among them) never compares equal.
+                for other in candidates where other != top {
+                    #expect(load != ResourceLoadInfo(url: request, mainDocumentURL: other, resourceType: .image))
+                }
+            }
+        }
+    }
+
     @Test func onlyDataURLsAreNotEvaluated() throws {
         for (text, evaluated) in [
             ("data:text/plain,ad", false), ("DATA:,x", false), ("https://data.example/", true),
