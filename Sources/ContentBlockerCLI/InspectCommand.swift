@@ -28,7 +28,9 @@ enum InspectCommand {
         let rules: MappedRuleList
         do {
             rules =
-                try path == "-" ? MappedRuleList(bytes: RuleListInput.read(path)) : MappedRuleList(contentsOfFile: path)
+                try path == "-"
+                ? MappedRuleList(bytes: RuleListInput.read(path))
+                : MappedRuleList(contentsOfFile: path, loading: .copied)
             try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()
         } catch let error as RuntimeError {
             throw error

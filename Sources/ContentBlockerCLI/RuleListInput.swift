@@ -59,11 +59,14 @@ enum RuleListInput {
         for diagnostic in diagnostics { Console.err("\(file): \(diagnostic)") }
     }
 
-    /// Loads a list for matching: maps a binary rule list in place, or compiles JSON in memory.
+    /// Loads a list for matching: reads a binary rule list into memory (a `match --requests` process
+    /// may run for long: a copy is immune to the file being rewritten in place meanwhile, which a map
+    /// is not), or compiles JSON in memory.
     static func load(_ path: String, identifier: String) throws(RuntimeError) -> ContentRuleList {
         if path != "-" {
             do {
-                return ContentRuleList(identifier: identifier, rules: try MappedRuleList(contentsOfFile: path))
+                return ContentRuleList(
+                    identifier: identifier, rules: try MappedRuleList(contentsOfFile: path, loading: .copied))
             } catch BinaryRuleListError.notARuleList {
                 // Not a binary rule list: read it as JSON below.
             } catch {

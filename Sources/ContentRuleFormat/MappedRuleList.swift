@@ -1,5 +1,20 @@
 import ContentRuleModel
 
+/// How a binary rule list file is brought into memory.
+public enum FileLoading: Sendable {
+    /// Mapped read-only (`mmap`, `MAP_PRIVATE`): no copy, pages shared with the page cache and other
+    /// processes, read only where a request needs them. The file must not be changed in place while it
+    /// is open — replace it by renaming a new file over it, as `content-blocker compile -o` and
+    /// `AtomicFile` do (and as WebKit's content rule list store does). Truncating or rewriting it in
+    /// place (`cp new.cbrl list.cbrl`, `: > list.cbrl`) changes bytes that were validated, or removes
+    /// them: the process can then crash (`SIGBUS`) or misread the list.
+    case memoryMapped
+    /// Read into memory (one copy of the file, `read(2)`): what the file holds when it is opened,
+    /// whatever happens to the file afterwards. Costs a copy of the file (about 1 ms for 6 MB) and
+    /// private memory of its size.
+    case copied
+}
+
 /// A version-4 binary rule list, read in place from a memory map (or from bytes in memory).
 ///
 /// Opening checks the header, the section table and the checksum, then every offset, index and
@@ -36,11 +51,16 @@ public final class MappedRuleList: Sendable {
     /// ``gramFilterStorage``'s bits.
     let gramFilter: RawBytes
 
-    /// Maps and validates the file at `path`.
+    /// Maps (or, with ``FileLoading/copied``, reads) and validates the file at `path`.
     /// - Throws: ``BinaryRuleListError``: I/O errors, wrong signature or version, damage.
     /// - Complexity: O(file size) (checksum and table validation).
-    public convenience init(contentsOfFile path: String) throws(BinaryRuleListError) {
-        try self.init(storage: try RawStorage(mapping: path))
+    public convenience init(contentsOfFile path: String, loading: FileLoading = .memoryMapped)
+        throws(BinaryRuleListError)
+    {
+        switch loading {
+        case .memoryMapped: try self.init(storage: try RawStorage(mapping: path))
+        case .copied: try self.init(storage: try RawStorage(reading: path))
+        }
     }
 
     /// Validates bytes of a binary rule list (copied once into aligned memory).

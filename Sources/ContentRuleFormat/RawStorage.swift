@@ -65,6 +65,46 @@ final class RawStorage: @unchecked Sendable {
         release = { pointer, size in munmap(UnsafeMutableRawPointer(mutating: pointer), size) }
     }
 
+    /// Reads the file at `path` into a new 16-byte-aligned buffer (``FileLoading/copied``): what the
+    /// file holds when it is read, whatever happens to the file afterwards. Reads to the end of the file
+    /// even if it grew since `fstat`.
+    /// - Throws: ``BinaryRuleListError/io(path:operation:message:)``.
+    init(reading path: String) throws(BinaryRuleListError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AtomicFile.failure(path, "open") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw AtomicFile.failure(path, "stat") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .io(path: path, operation: "open", message: "not a regular file")
+        }
+        // One byte more than the size: reaching it means the file grew.
+        var capacity = max(Int(status.st_size), 0) + 1
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        var filled = 0
+        while true {
+            if filled == capacity {
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                larger.copyMemory(from: buffer, byteCount: filled)
+                buffer.deallocate()
+                buffer = larger
+                capacity *= 2
+            }
+            let result = read(descriptor, buffer + filled, capacity - filled)
+            if result == 0 { break }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let error = AtomicFile.failure(path, "read")
+                buffer.deallocate()
+                throw error
+            }
+            filled += result
+        }
+        base = UnsafeRawPointer(buffer)
+        count = filled
+        release = { pointer, _ in UnsafeMutableRawPointer(mutating: pointer).deallocate() }
+    }
+
     deinit { release(base, count) }
 
     var bytes: RawBytes { RawBytes(base: base, count: count) }

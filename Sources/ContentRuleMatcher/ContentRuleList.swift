@@ -61,14 +61,19 @@ public final class ContentRuleList: Sendable {
     }
 
     /// Maps and validates a binary rule list file written by `content-blocker compile`.
+    ///
+    /// - Parameter loading: `.memoryMapped` (the default: no copy; the file must then only be replaced
+    ///   by renaming a new file over it, never rewritten in place while the list is in use — see
+    ///   `FileLoading`) or `.copied` (read into memory: immune to later changes of the file).
     /// - Throws: ``ContentRuleListLoadError`` for I/O errors, damaged files and wrong versions.
     /// - Complexity: O(file size) for the checksum and validation; no decoding.
-    public convenience init(identifier: String, contentsOfFile path: String, extensionBaseURL: WebURL? = nil)
-        throws(ContentRuleListLoadError)
-    {
+    public convenience init(
+        identifier: String, contentsOfFile path: String, loading: FileLoading = .memoryMapped,
+        extensionBaseURL: WebURL? = nil
+    ) throws(ContentRuleListLoadError) {
         let mapped: MappedRuleList
         do {
-            mapped = try MappedRuleList(contentsOfFile: path)
+            mapped = try MappedRuleList(contentsOfFile: path, loading: loading)
         } catch {
             throw .binary(error)
         }

@@ -287,6 +287,46 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 
+    /// A binary list rewritten in place (`cp`, `>`) while `match --requests -` runs with it: the process
+    /// keeps answering from the list it opened (it reads binary lists into memory; a memory map crashed
+    /// it with SIGBUS or SIGSEGV, found by a newcomer review).
+    @Test func binaryListRewrittenInPlaceWhileMatching() throws {
+        let directory = try Self.temporaryDirectory()
+        let json = try Self.write(Self.blockAds, "list.json", in: directory)
+        let other = try Self.write(
+            #"[{"trigger":{"url-filter":"zzz"},"action":{"type":"block"}}]"#, "other.json", in: directory)
+        let binary = directory.appendingPathComponent("list.cbrl").path
+        let otherBinary = directory.appendingPathComponent("other.cbrl").path
+        #expect(try Self.run(["compile", json, "-o", binary]).status == 0)
+        #expect(try Self.run(["compile", other, "-o", otherBinary]).status == 0)
+        let replacement = try Data(contentsOf: URL(fileURLWithPath: otherBinary))
+        for rewrite in [replacement, Data(), replacement.prefix(200)] {
+            #expect(try Self.run(["compile", json, "-o", binary]).status == 0)
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["match", binary, "--requests", "-", "--jobs", "1", "--brief"]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let line = Data(#"{"url":"https://x.test/ads.js"}"#.utf8 + [0x0A])
+            input.fileHandleForWriting.write(line)
+            // The first answer: the list is open.
+            let first = output.fileHandleForReading.availableData
+            #expect(String(decoding: first, as: UTF8.self).contains(#""blockedLoad":true"#))
+            // In place: truncated and rewritten, the same inode.
+            try rewrite.write(to: URL(fileURLWithPath: binary))
+            input.fileHandleForWriting.write(line)
+            try input.fileHandleForWriting.close()
+            let rest = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "rewritten with \(rewrite.count) bytes")
+            #expect(String(decoding: rest, as: UTF8.self).contains(#""blockedLoad":true"#))
+        }
+    }
+
     final class Received: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
