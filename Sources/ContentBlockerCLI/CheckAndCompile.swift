@@ -154,7 +154,7 @@ enum CompileCommand {
         RuleListInput.report(diagnostics, file: path)
         let errorCount = diagnostics.count { $0.severity == .error }
         guard errorCount == 0, let list = compiled else {
-            Console.err("\(path): invalid, nothing written (\(errorCount) error(s))")
+            Console.err("\(path): invalid, nothing written (\(errorCount) error\(errorCount == 1 ? "" : "s"))")
             return 1
         }
         let encoded: [UInt8]
@@ -182,7 +182,7 @@ enum CompileCommand {
         }
         let milliseconds = Int((monotonicSeconds() - start) * 1000)
         Console.err(
-            "\(path): \(list.sourceRuleCount) rule\(list.sourceRuleCount == 1 ? "" : "s") → \(output) (\(encoded.count) bytes, \(list.actionSlots.count) action slots) in \(milliseconds) ms"
+            "\(path): \(list.sourceRuleCount) rule\(list.sourceRuleCount == 1 ? "" : "s") → \(output) (\(encoded.count) bytes, \(list.actionSlots.count) action slot\(list.actionSlots.count == 1 ? "" : "s")) in \(milliseconds) ms"
         )
         return 0
     }

@@ -100,7 +100,11 @@ enum MatchCommand {
             lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns), engine: engine)
 
         if let requests = args.value("--requests") {
-            guard args.value("--url") == nil else { throw UsageError("use either --url or --requests") }
+            // The request flags describe one request: with --requests each line says its own.
+            let single = ["--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type"]
+            if let flag = single.first(where: { args.value($0) != nil }) {
+                throw UsageError("\(flag) describes a single request: use either it or --requests")
+            }
             try runBatch(blocker, requestsPath: requests, jobs: jobs, brief: brief)
             return 0
         }

@@ -83,7 +83,9 @@ enum RuleListInput {
             let result = RuleListCompiler.compile(json: bytes)
             guard let list = result.list else {
                 report(result.errors, file: path)
-                throw RuntimeError("\(path): the rule list is invalid (\(result.errors.count) error(s))")
+                throw RuntimeError(
+                    "\(path): the rule list is invalid (\(result.errors.count) error\(result.errors.count == 1 ? "" : "s"))"
+                )
             }
             return try ContentRuleList(identifier: identifier, compiled: list)
         } catch let error as RuntimeError {

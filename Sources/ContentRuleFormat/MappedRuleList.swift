@@ -193,6 +193,9 @@ public final class MappedRuleList: Sendable {
             guard let tag = Layout.Tag(rawValue: bytes.u32(entry)), seen[tag] == nil else {
                 throw .malformed(offset: entry, reason: "unknown or repeated section tag")
             }
+            guard bytes.u32(entry + 4) == 0 else {
+                throw .malformed(offset: entry + 4, reason: "reserved section table word is not 0")
+            }
             let offset = Int(bytes.u32(entry + 8))
             let length = Int(bytes.u32(entry + 12))
             guard offset % Layout.alignment == 0, offset >= previousEnd, length <= bytes.count - offset,

@@ -346,6 +346,14 @@ import Testing
             #expect(run.stderr.contains("invalid request"))
         }
         #expect(try Self.run(["match", "-", "--requests", "-"], stdin: Self.blockAds).status == 2)
+        // A single request's flags with --requests (each line says its own): a usage error naming the flag.
+        let requests = try Self.write(#"{"url":"https://x.test/ads.js"}"# + "\n", "requests.jsonl", in: directory)
+        for flag in [["--type", "image"], ["--url", "https://x.test/"], ["--top-url", "https://t.test/"]] {
+            let run = try Self.run(["match", list, "--requests", requests] + flag)
+            #expect(run.status == 2, "\(flag)")
+            #expect(run.stderr.contains(flag[0]), "\(flag)")
+        }
+        #expect(try Self.run(["match", list, "--requests", requests]).status == 0)
         #expect(try Self.run(["check", "-", "-"], stdin: Self.blockAds).status == 2)
     }
 
