@@ -25,6 +25,13 @@ enum InspectCommand {
         }
         guard args.positionals.count == 1 else { throw UsageError("inspect takes exactly one file") }
         let path = args.positionals[0]
+        let json = args.flag("--json")
+        /// A failure: its message on standard error and, with --json, `{"file":…,"error":…}` (or
+        /// `"ioError"` for I/O errors, as `check --json` says) on standard output.
+        func failure(_ message: String, key: String = "error") {
+            Console.err("\(path): \(message)")
+            if json { Console.out(JSON.object([("file", .string(path)), (key, .string(message))]).text) }
+        }
         let rules: MappedRuleList
         do {
             rules =
@@ -33,15 +40,17 @@ enum InspectCommand {
                 : MappedRuleList(contentsOfFile: path, loading: .copied)
             try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()
         } catch let error as RuntimeError {
+            if json { Console.out(JSON.object([("file", .string(path)), ("ioError", .string(error.message))]).text) }
             throw error
         } catch BinaryRuleListError.io(_, let operation, let message) {
-            // An I/O error names the path itself: exit 2, as the help says.
-            throw RuntimeError("\(path): \(operation) failed: \(message)")
+            // An I/O error: exit 2, as the help says.
+            failure("\(operation) failed: \(message)", key: "ioError")
+            return 2
         } catch BinaryRuleListError.notARuleList {
-            Console.err("\(path): not a binary rule list (wrong signature); compile a JSON rule list first")
+            failure("not a binary rule list (wrong signature); compile a JSON rule list first")
             return 1
         } catch {
-            Console.err("\(path): \(error)")
+            failure("\(error)")
             return 1
         }
         var slotCounts: [(String, JSON)] = []

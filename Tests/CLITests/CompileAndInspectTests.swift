@@ -143,6 +143,28 @@ import Testing
         #expect(lists.first?["globalStylesheet"] as? String == selectors.map(\.selector).joined(separator: ","))
     }
 
+    /// `inspect --json` answers in JSON on failure too (as `check --json` does): a damaged file gives
+    /// `{"file","error"}` and exit 1, a missing one `{"file","ioError"}` and exit 2.
+    @Test func inspectJSONReportsFailures() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let list = try CLITests.write(CLITests.blockAds, "list.json", in: directory)
+        let binary = directory.appendingPathComponent("list.cbrl").path
+        #expect(try CLITests.run(["compile", list, "-o", binary]).status == 0)
+        let truncated = directory.appendingPathComponent("truncated.cbrl").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: binary)).prefix(100)).write(
+            to: URL(fileURLWithPath: truncated))
+        let missing = directory.appendingPathComponent("missing.cbrl").path
+        for (path, key, status) in [(truncated, "error", Int32(1)), (missing, "ioError", 2), (list, "error", 1)] {
+            let run = try CLITests.run(["inspect", "--json", path])
+            #expect(run.status == status, "\(path)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect(object["file"] as? String == path)
+            #expect((object[key] as? String)?.isEmpty == false, "\(path): \(run.stdout)")
+            #expect(!run.stderr.isEmpty)
+        }
+        #expect(try CLITests.run(["inspect", "--json", binary]).status == 0)
+    }
+
     @Test func inspectHelpNamesItsOptions() throws {
         let help = try CLITests.run(["inspect", "--help"])
         #expect(help.status == 0)
