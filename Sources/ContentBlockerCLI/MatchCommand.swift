@@ -260,14 +260,18 @@ enum MatchCommand {
         let mainText = try string("mainDocumentURL") ?? urlText
         var main: WebURL?
         if !mainText.isEmpty {
-            guard let parsed = WebURL(mainText) else { throw RuntimeError("mainDocumentURL is not a valid URL: \(mainText)") }
+            guard let parsed = WebURL(mainText) else {
+                throw RuntimeError("mainDocumentURL is not a valid URL: \(mainText)")
+            }
             main = parsed
         }
         var frame = main
         if let frameText = try string("frameURL") {
             frame = nil
             if !frameText.isEmpty {
-                guard let parsed = WebURL(frameText) else { throw RuntimeError("frameURL is not a valid URL: \(frameText)") }
+                guard let parsed = WebURL(frameText) else {
+                    throw RuntimeError("frameURL is not a valid URL: \(frameText)")
+                }
                 frame = parsed
             }
         }
