@@ -187,7 +187,11 @@ enum MatchCommand {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
             return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+        // JSON as rule lists are read (`JSONReader`: no trailing commas, which Foundation's reader lets
+        // through), then Foundation's objects.
+        guard case .success(.object) = JSONReader.parse(line),
+            let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+        else {
             return .object([("error", .string("line \(lineNumber): \(notAnObject(line))"))])
         }
         return respond(to: object, blocker: blocker, brief: brief, errorPrefix: "line \(lineNumber): ")

@@ -57,11 +57,13 @@ import Testing
             #""text""#,
             "42",
             "null",
+            #"{"id":[1,],"url":"https://x.test/ads.js"}"#,
+            #"{"url":"https://x.test/ads.js",}"#,
         ].joined(separator: "\n")
         let run = try CLITests.run(["match", list, "--requests", "-"], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.stdout.split(separator: "\n").map { try Self.object($0) }
-        try #require(objects.count == 10, "\(run.stdout)")
+        try #require(objects.count == 12, "\(run.stdout)")
         #expect(objects[0]["warnings"] as? [String] == ["unknown request method 'GETT': matched as no method"])
         #expect(objects[0]["blockedLoad"] as? Bool == false)
         #expect(objects[1]["warnings"] == nil)
@@ -81,6 +83,9 @@ import Testing
         #expect(errors[3] == "line 8: valid JSON but not an object (a string)")
         #expect(errors[4] == "line 9: valid JSON but not an object (a number)")
         #expect(errors[5] == "line 10: valid JSON but not an object (null)")
+        // Trailing commas are refused as in rule lists (Foundation's reader alone let them through).
+        #expect(errors[6] == "line 11: invalid JSON at byte 9: trailing comma in an array")
+        #expect(errors[7].hasPrefix("line 12: invalid JSON at byte "), "\(errors[7])")
     }
 
     /// Lists with the same file name get distinct identifiers in results: the first keeps the name,
