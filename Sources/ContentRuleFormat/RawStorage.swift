@@ -42,15 +42,8 @@ final class RawStorage: @unchecked Sendable {
     /// Maps the file at `path` read-only (`MAP_PRIVATE`). An empty file gets an empty owned buffer.
     /// - Throws: ``BinaryRuleListError/io(path:operation:message:)``.
     init(mapping path: String) throws(BinaryRuleListError) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw AtomicFile.failure(path, "open") }
+        let (descriptor, size) = try Self.openRegularFile(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw AtomicFile.failure(path, "stat") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .io(path: path, operation: "open", message: "not a regular file")
-        }
-        let size = Int(status.st_size)
         if size == 0 {
             base = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16))
             count = 0
@@ -70,16 +63,10 @@ final class RawStorage: @unchecked Sendable {
     /// even if it grew since `fstat`.
     /// - Throws: ``BinaryRuleListError/io(path:operation:message:)``.
     init(reading path: String) throws(BinaryRuleListError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AtomicFile.failure(path, "open") }
+        let (descriptor, size) = try Self.openRegularFile(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw AtomicFile.failure(path, "stat") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .io(path: path, operation: "open", message: "not a regular file")
-        }
         // One byte more than the size: reaching it means the file grew.
-        var capacity = max(Int(status.st_size), 0) + 1
+        var capacity = size + 1
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var filled = 0
         while true {
@@ -103,6 +90,23 @@ final class RawStorage: @unchecked Sendable {
         base = UnsafeRawPointer(buffer)
         count = filled
         release = { pointer, _ in UnsafeMutableRawPointer(mutating: pointer).deallocate() }
+    }
+
+    /// Opens `path` read-only: its descriptor (the caller closes it) and size; only a regular file.
+    private static func openRegularFile(_ path: String) throws(BinaryRuleListError) -> (Int32, Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AtomicFile.failure(path, "open") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let error = AtomicFile.failure(path, "stat")
+            close(descriptor)
+            throw error
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw .io(path: path, operation: "open", message: "not a regular file")
+        }
+        return (descriptor, max(Int(status.st_size), 0))
     }
 
     deinit { release(base, count) }

@@ -262,15 +262,7 @@ import Testing
     @Test func batchAnswersRequestsAsTheyArrive() throws {
         let directory = try Self.temporaryDirectory()
         let list = try Self.write(Self.blockAds, "list.json", in: directory)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["match", list, "--requests", "-", "--jobs", "1"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, input, output) = try Self.start(["match", list, "--requests", "-", "--jobs", "1"])
         input.fileHandleForWriting.write(Data(#"{"url":"https://x.test/ads.js"}"#.utf8 + [0x0A]))
         let answered = DispatchSemaphore(value: 0)
         let received = Received()
@@ -302,15 +294,8 @@ import Testing
         let replacement = try Data(contentsOf: URL(fileURLWithPath: otherBinary))
         for rewrite in [replacement, Data(), replacement.prefix(200)] {
             #expect(try Self.run(["compile", json, "-o", binary]).status == 0)
-            let process = Process()
-            process.executableURL = Self.executable
-            process.arguments = ["match", binary, "--requests", "-", "--jobs", "1", "--brief"]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let (process, input, output) = try Self.start(
+                ["match", binary, "--requests", "-", "--jobs", "1", "--brief"])
             let line = Data(#"{"url":"https://x.test/ads.js"}"#.utf8 + [0x0A])
             input.fileHandleForWriting.write(line)
             // The first answer: the list is open.
@@ -325,6 +310,20 @@ import Testing
             #expect(process.terminationStatus == 0, "rewritten with \(rewrite.count) bytes")
             #expect(String(decoding: rest, as: UTF8.self).contains(#""blockedLoad":true"#))
         }
+    }
+
+    /// Starts the CLI with `arguments`, standard input and output on pipes (standard error discarded).
+    static func start(_ arguments: [String]) throws -> (Process, input: Pipe, output: Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, input, output)
     }
 
     final class Received: @unchecked Sendable {
