@@ -166,7 +166,8 @@ enum CompileCommand {
         }
         phase("encode")
         if output == "-" {
-            guard Console.outBytes(encoded) else { throw RuntimeError("standard output: write failed") }
+            // A failed write is reported once, with its reason, as the process ends (`Console.outputError`).
+            guard Console.outBytes(encoded) else { return 2 }
         } else {
             do {
                 try AtomicFile.write(encoded, to: output)
