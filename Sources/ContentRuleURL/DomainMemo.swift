@@ -1,6 +1,8 @@
 // The calling thread's memo of registrable domains: a hit costs no lock, no hashing of a String and
 // no allocation.
 
+import Locking
+
 /// Hosts whose registrable domain (``RegistrableDomain/of(host:)``) is a suffix of their own bytes,
 /// each with where that suffix starts: a direct-mapped table of ``slots`` slots, each the host's
 /// length, the suffix's offset and the host's bytes (at most ``longestHost``), in the elements of a
