@@ -57,7 +57,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["ContentRuleModel"], path: "Tests/TestSupport",
             swiftSettings: strict),
         .testTarget(
-            name: "URLFilterSyntaxTests", dependencies: ["URLFilterSyntax", "PCRE2Support", "TestSupport"],
+            name: "URLFilterSyntaxTests", dependencies: ["URLFilterSyntax", "PCRE2Support", "Locking", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "RuleListParserTests", dependencies: ["RuleListParser", "ContentRuleModel", "TestSupport"],

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 import Testing
 
 @testable import PCRE2Support
@@ -85,7 +85,7 @@ import Testing
     @Test func concurrentStoresAgreeOnOneObjectPerSlot() {
         let slots = WriteOnceSlots<Box>(count: 1000)
         let threads = 8
-        let seen = Mutex<[[ObjectIdentifier]]>(Array(repeating: [], count: threads))
+        let seen = Locked<[[ObjectIdentifier]]>(Array(repeating: [], count: threads))
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var mine: [ObjectIdentifier] = []
             for index in 0..<slots.count {
@@ -126,7 +126,7 @@ import Testing
         let mine = PCRE2Scratch.forCurrentThread
         #expect(PCRE2Scratch.withCurrentThread { $0 === mine })
         // Another thread (this one waits) gets its own.
-        let other = Mutex<ObjectIdentifier?>(nil)
+        let other = Locked<ObjectIdentifier?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             other.withLock { $0 = PCRE2Scratch.withCurrentThread { ObjectIdentifier($0) } }
