@@ -62,13 +62,17 @@ enum MatchCommand {
         (including a bad --url, --type, … value) or I/O error.
         """
 
+    /// The flags of a single request besides `--url`, and the request keys they set.
+    static let requestFlags: [(flag: String, key: String)] = [
+        ("--top-url", "mainDocumentURL"), ("--frame-url", "frameURL"), ("--type", "resourceType"),
+        ("--context", "loadContext"), ("--method", "requestMethod"), ("--load-type", "loadType"),
+    ]
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(
             arguments,
-            valued: [
-                "--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type", "--requests",
-                "--active-actions", "--engine", "--jobs",
-            ],
+            valued: Set(
+                ["--url"] + requestFlags.map(\.flag) + ["--requests", "--active-actions", "--engine", "--jobs"]),
             flags: ["--help", "-h", "--brief"])
         if args.flag("--help") || args.flag("-h") {
             Console.out(help)
@@ -101,8 +105,7 @@ enum MatchCommand {
 
         if let requests = args.value("--requests") {
             // The request flags describe one request: with --requests each line says its own.
-            let single = ["--url", "--top-url", "--frame-url", "--type", "--context", "--method", "--load-type"]
-            if let flag = single.first(where: { args.value($0) != nil }) {
+            if let flag = (["--url"] + requestFlags.map(\.flag)).first(where: { args.value($0) != nil }) {
                 throw UsageError("\(flag) describes a single request: use either it or --requests")
             }
             try runBatch(blocker, requestsPath: requests, jobs: jobs, brief: brief)
@@ -110,11 +113,7 @@ enum MatchCommand {
         }
         guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
         var object: [String: Any] = ["url": url]
-        let names = [
-            ("--top-url", "mainDocumentURL"), ("--frame-url", "frameURL"), ("--type", "resourceType"),
-            ("--context", "loadContext"), ("--method", "requestMethod"), ("--load-type", "loadType"),
-        ]
-        for (flag, key) in names { if let value = args.value(flag) { object[key] = value } }
+        for (flag, key) in requestFlags { if let value = args.value(flag) { object[key] = value } }
         do {
             _ = try request(from: object)
         } catch {
