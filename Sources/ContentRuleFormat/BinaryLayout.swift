@@ -230,9 +230,11 @@ public enum IndexHash {
     /// grams of an 84,000-rule list).
     static let gramFilterWords = 1 << 14
 
-    /// The gram's bit in the gram filter (a hash independent of ``gramSlot(_:)``).
+    /// The gram's bit in the gram filter (a hash independent of ``gramSlot(_:)``): the top 20 bits of
+    /// the 32-bit product with an odd constant (multiplicative hashing; one multiply by an immediate).
+    /// The filter is built on open, not stored: this hash is not part of the file format.
     @inline(__always) static func gramFilterBit(_ gram: UInt32) -> Int {
-        Int(truncatingIfNeeded: (UInt64(gram) &* 0x2545_F491_4F6C_DD1D) >> 44)
+        Int(truncatingIfNeeded: (gram &* 0x85EB_CA77) >> 12)
     }
 
     /// The gram's bit in a 64-bit set of grams (a hash independent of ``gramSlot(_:)``):

@@ -291,7 +291,26 @@ extension MappedRuleList {
         var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         // `at` is just past the gram: the gram is the 4 bytes before it, read with one load.
         var at = 4
-        while at <= url.count {
+        let end = url.count
+        while at <= end {
+            // Most grams miss the filter: four at a time until one does not (one loop test per four).
+            while at &+ 3 <= end {
+                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 4))) { break }
+                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 3))) {
+                    at &+= 1
+                    break
+                }
+                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 2))) {
+                    at &+= 2
+                    break
+                }
+                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 1))) {
+                    at &+= 3
+                    break
+                }
+                at &+= 4
+            }
+            guard at <= end else { break }
             let gram = url.u32(at &- 4)
             defer { at &+= 1 }
             let hash = IndexHash.gramFilterBit(gram)

@@ -115,6 +115,14 @@ final class RawStorage: @unchecked Sendable {
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {
+    /// The 2 bytes at `offset` as a little-endian `u16`, unchecked: the caller keeps `offset + 2` within
+    /// the buffer (a byte pair in one load).
+    @inlinable @inline(__always) public func u16(_ offset: Int) -> UInt16 {
+        UInt16(
+            littleEndian: UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(
+                fromByteOffset: offset, as: UInt16.self))
+    }
+
     /// The 4 bytes at `offset` as a little-endian `u32`, unchecked: the caller keeps `offset + 4` within
     /// the buffer (a matcher's gram compare: one load instead of four).
     @inlinable @inline(__always) public func u32(_ offset: Int) -> UInt32 {

@@ -218,10 +218,11 @@ extension ContentRuleList {
     /// occurs in `subject`) that byte is the one `subject` holds least often, and a needle byte absent
     /// from `subject` answers at once; without, it is the first byte.
     ///
-    /// When that byte is common (``BytePairs/commonAnchor`` occurrences or more: a long URL repeating a
-    /// few pieces) and `byteCounts` are a ``LoweredURL``'s with room for its byte pairs, the
-    /// occurrences such searches follow are counted and, once they cost more than building the pairs,
-    /// a needle with an adjacent pair of bytes that `subject` lacks answers at once.
+    /// When `byteCounts` are a long URL's (``LoweredURL`` with room for ``SearchTables``), the
+    /// searches of the request are costed (the bytes they scan, the occurrences they follow) and, once
+    /// they cost as much as building the tables, the URL's byte pairs and 4-byte grams are built: from
+    /// then on a needle with a pair or gram the URL lacks answers at once, without a search. A search
+    /// that reaches that cost midway builds them and asks them before going on.
     static func contains(
         _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
         byteCounts: UnsafeBufferPointer<Int32>? = nil
@@ -229,10 +230,10 @@ extension ContentRuleList {
         guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
         var anchor = 0
-        // The byte counts of a long URL, when the search follows a common anchor byte (`pairCount`
-        // times at most).
-        var pairStatistics: UnsafeBufferPointer<Int32>? = nil
-        var pairCount = 0
+        // With a long URL's statistics, while its tables are not built: the occurrences this search
+        // may follow before they are (then it asks them).
+        var tables: UnsafeBufferPointer<Int32>? = nil
+        var budget = Int.max
         if let byteCounts {
             var fewest = Int32.max
             for index in 0..<needle.count {
@@ -244,24 +245,38 @@ extension ContentRuleList {
                     if count == 1 { break }
                 }
             }
-            if fewest >= BytePairs.commonAnchor && byteCounts.count > 256 {
-                guard BytePairs.allOccur(needle, in: subject, statistics: byteCounts) else { return false }
-                pairStatistics = byteCounts
-                pairCount = Int(fewest)
+            if byteCounts.count > 256 {
+                switch SearchTables.beginSearch(needle, in: subject, statistics: byteCounts) {
+                case .absent: return false
+                case .search(let occurrences):
+                    tables = byteCounts
+                    budget = occurrences
+                case .built: break
+                }
             }
         }
         let byte = Int32(needle[anchor])
         let last = subject.count - needle.count
         var start = 0
+        var followed = 0
+        var found = false
         while start <= last {
-            guard let found = memchr(base + start + anchor, byte, last - start + 1) else { break }
-            start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
-            if equal(needle, subject, at: start, fold: false) { return true }
+            guard let at = memchr(base + start + anchor, byte, last - start + 1) else { break }
+            start = base.distance(to: at.assumingMemoryBound(to: UInt8.self)) - anchor
+            if equal(needle, subject, at: start, fold: false) {
+                found = true
+                break
+            }
             start += 1
+            followed += 1
+            if followed == budget, let statistics = tables {
+                // The searches have cost as much as the tables: built now, and asked.
+                tables = nil
+                guard SearchTables.buildAndCheck(needle, in: subject, statistics: statistics) else { return false }
+            }
         }
-        // Not found: every occurrence of the anchor byte (at most `pairCount`) was followed.
-        if let pairStatistics { BytePairs.record(pairCount, statistics: pairStatistics) }
-        return false
+        if let tables { SearchTables.record(followed: followed, statistics: tables) }
+        return found
     }
 }
 
@@ -366,8 +381,8 @@ struct GramHit {
 /// (no allocation per request).
 struct LoweredURL {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// 256 counts, indexed by byte; for a URL of ``BytePairs/minimumLength`` bytes or more, followed
-    /// by its byte pairs (``BytePairs``), built when first needed.
+    /// 256 counts, indexed by byte; for a URL of ``SearchTables/minimumLength`` bytes or more, followed
+    /// by its ``SearchTables`` (built when due).
     let byteCounts: UnsafeBufferPointer<Int32>
     /// The answers of regex patterns remembered for this URL (``knownAnswer(pattern:)``): a direct-mapped
     /// table of ``answerSlots`` pairs (pattern id + 1, answer), 0 = empty.
@@ -402,7 +417,7 @@ struct LoweredURL {
 
     /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
     static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
-        let statistics = url.count >= BytePairs.minimumLength ? BytePairs.statisticsCount : 256
+        let statistics = url.count >= SearchTables.minimumLength ? SearchTables.statisticsCount : 256
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
             // Apart: 256 counts are the most Swift keeps on the stack (1 KiB).
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * answerSlots) { answers in
@@ -410,7 +425,7 @@ struct LoweredURL {
                 return withUnsafeTemporaryAllocation(of: Int32.self, capacity: statistics) { counts in
                     // The counts and the pairs' state (not built); the pairs' words are zeroed when built.
                     counts.baseAddress.unsafelyUnwrapped.initialize(
-                        repeating: 0, count: min(statistics, BytePairs.state + 1))
+                        repeating: 0, count: min(statistics, SearchTables.state + 1))
                     var index = 0
                     var highBits: UInt64 = 0
                     // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
@@ -441,70 +456,118 @@ struct LoweredURL {
     }
 }
 
-/// The adjacent byte pairs of a long lower-cased URL (``LoweredURL/byteCounts`` after the 256 counts: a
-/// state word, then 65,536 bits, one per pair `first << 8 | second`), built once the searches of a
-/// request (``ContentRuleList/contains(_:_:byteCounts:)`` with a common anchor byte) have followed
-/// enough occurrences to pay for it: a needle with a pair the URL lacks cannot occur in it. The state
-/// word is the number of occurrences followed so far, -1 once the pairs are built.
-enum BytePairs {
-    /// The URL length from which ``LoweredURL`` keeps room for the pairs (9 KiB of temporary storage,
-    /// on the heap: for a shorter URL that allocation would cost more than the pairs save).
+/// What a long lower-cased URL holds, for ruling needles out without searching for them
+/// (``LoweredURL/byteCounts`` after the 256 counts: a state word, then two tables of bytes, nonzero
+/// for what the URL holds): its adjacent byte pairs (65,536 bytes, one per pair `first | second << 8`)
+/// and its 4-byte grams (32,768 bytes, one per ``gramBucket(_:)``). A needle with a pair the URL
+/// lacks, or a gram in an empty bucket, cannot occur in it.
+///
+/// Built once the searches of the request (``ContentRuleList/contains(_:_:byteCounts:)``) have
+/// followed enough occurrences of their anchor bytes to cost as much as building them (a ski-rental
+/// rule: at most about twice the cost of the better choice in hindsight). Costs are counted in URL
+/// bytes: building is `count` (a 2-byte load and a 1-byte store per pair, a multiply and a store per
+/// gram, after zeroing the tables), following an occurrence ``occurrenceCost``. The bytes `memchr`
+/// reads between occurrences are not counted: at 32 bytes a step they cost less than the tables
+/// (measured: a 10 KiB URL of real text searched 47 times was slower with the tables built after
+/// 32 searches than without them). The state word holds the cost so far, -1 once the tables are
+/// built.
+enum SearchTables {
+    /// The URL length from which ``LoweredURL`` keeps room for the tables (97 KiB of temporary
+    /// storage, on the heap: for a shorter URL that allocation would cost more than the tables save).
     static let minimumLength = 4_096
-    /// Occurrences of a needle's rarest byte from which its search is counted (and its pairs checked).
-    static let commonAnchor: Int32 = 64
     /// Index of the state word in the statistics.
     static let state = 256
-    /// Counts, state and 2,048 words of 32 bits.
-    static let statisticsCount = state + 1 + 2_048
+    /// Bytes of the pair table and of the gram table.
+    static let pairBytes = 65_536
+    static let gramBytes = 32_768
+    /// Counts, state and the two tables (in words of 32 bits).
+    static let statisticsCount = state + 1 + (pairBytes + gramBytes) / 4
+    /// What following one occurrence costs, in URL bytes of building (a `memchr` call and a compare).
+    static let occurrenceCost = 12
 
-    /// Whether every adjacent pair of bytes of `needle` may occur in `subject`, whose statistics
-    /// (counts and room for the pairs) are `statistics`: true while the pairs are not built; they are
-    /// built once the occurrences followed reach an eighth of the subject's length (following one
-    /// costs about as much as adding 8 bytes to the pairs).
-    /// - Complexity: O(subject length) once for a subject, then O(needle length).
-    @inline(__always)
-    static func allOccur(
-        _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
-        statistics: UnsafeBufferPointer<Int32>
-    ) -> Bool {
-        let counted = statistics[state]
-        if counted >= 0 && Int(counted) < subject.count / 8 { return true }
-        return checkPairs(needle, in: subject, statistics: statistics)
+    /// The gram table's byte for the 4 bytes `gram` (little-endian).
+    @inline(__always) static func gramBucket(_ gram: UInt32) -> Int {
+        Int(truncatingIfNeeded: (gram &* 0x9E37_79B1) >> 17)
     }
 
-    /// ``allOccur(_:in:statistics:)`` once the pairs are built or due.
+    /// What a search of `needle` in `subject` (with the statistics of ``LoweredURL``) does first.
+    enum Start {
+        /// The built tables rule the needle out.
+        case absent
+        /// The tables are built and do not rule it out: search.
+        case built
+        /// Search, following at most this many occurrences before building the tables.
+        case search(occurrences: Int)
+    }
+
+    /// How a search starts: asking the tables when built, else with its budget of occurrences.
+    @inline(__always)
+    static func beginSearch(
+        _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
+        statistics: UnsafeBufferPointer<Int32>
+    ) -> Start {
+        let cost = Int(statistics[state])
+        if cost < 0 { return check(needle, statistics: statistics) ? .built : .absent }
+        return .search(occurrences: max(1, (subject.count - cost) / occurrenceCost))
+    }
+
+    /// Adds the occurrences a search followed to the cost (before the tables are built).
+    @inline(__always)
+    static func record(followed: Int, statistics: UnsafeBufferPointer<Int32>) {
+        let cost = Int(statistics[state])
+        if cost >= 0 { mutableState(statistics).pointee = Int32(clamping: cost + followed * occurrenceCost) }
+    }
+
+    /// Builds the tables (once) and checks `needle` against them.
+    /// - Complexity: O(subject length) the first time, then O(needle length).
     @inline(never)
-    private static func checkPairs(
+    static func buildAndCheck(
         _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
         statistics: UnsafeBufferPointer<Int32>
     ) -> Bool {
-        // The statistics live in ``LoweredURL/with(_:_:)``'s writable temporary storage.
-        let storage = UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped)
-        let words = storage + state + 1
-        @inline(__always) func bit(_ first: UInt8, _ second: UInt8) -> (word: Int, mask: Int32) {
-            let pair = UInt32(first) << 8 | UInt32(second)
-            return (Int(pair >> 5), Int32(bitPattern: 1 << (pair & 31)))
-        }
-        if storage[state] >= 0 {
-            words.initialize(repeating: 0, count: statisticsCount - state - 1)
-            for index in 1..<subject.count {
-                let (word, mask) = bit(subject[index - 1], subject[index])
-                words[word] |= mask
+        if statistics[state] >= 0 {
+            let pairs = tables(statistics)
+            let grams = pairs + pairBytes
+            // Stores only, no read: no chain through memory when a pair or gram repeats.
+            pairs.initializeMemory(as: UInt8.self, repeating: 0, count: pairBytes + gramBytes)
+            for index in 0..<subject.count - 1 {
+                pairs.storeBytes(of: 1, toByteOffset: Int(subject.u16(index)), as: UInt8.self)
             }
-            storage[state] = -1
+            for index in 0...(subject.count - 4) {
+                grams.storeBytes(of: 1, toByteOffset: gramBucket(subject.u32(index)), as: UInt8.self)
+            }
+            mutableState(statistics).pointee = -1
         }
-        for index in 1..<needle.count {
-            let (word, mask) = bit(needle[index - 1], needle[index])
-            if words[word] & mask == 0 { return false }
+        return check(needle, statistics: statistics)
+    }
+
+    /// Whether every pair and every gram of `needle` may occur in the URL (the tables are built).
+    /// O(needle length).
+    @inline(__always)
+    private static func check(_ needle: UnsafeBufferPointer<UInt8>, statistics: UnsafeBufferPointer<Int32>) -> Bool {
+        let pairs = UnsafeRawPointer(tables(statistics))
+        for index in 0..<needle.count - 1
+        where pairs.load(fromByteOffset: Int(needle.u16(index)), as: UInt8.self) == 0 {
+            return false
+        }
+        guard needle.count >= 4 else { return true }
+        let grams = pairs + pairBytes
+        for index in 0...(needle.count - 4)
+        where grams.load(fromByteOffset: gramBucket(needle.u32(index)), as: UInt8.self) == 0 {
+            return false
         }
         return true
     }
 
-    /// Adds `followed` occurrences to the count in `statistics` (nothing once the pairs are built).
-    @inline(__always)
-    static func record(_ followed: Int, statistics: UnsafeBufferPointer<Int32>) {
-        let storage = UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped)
-        if storage[state] >= 0 { storage[state] = Int32(clamping: Int(storage[state]) + followed) }
+    // The statistics live in ``LoweredURL/with(_:_:)``'s writable temporary storage.
+    @inline(__always) private static func mutableState(_ statistics: UnsafeBufferPointer<Int32>)
+        -> UnsafeMutablePointer<Int32>
+    {
+        UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped) + state
+    }
+
+    @inline(__always) private static func tables(_ statistics: UnsafeBufferPointer<Int32>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(mutableState(statistics) + 1)
     }
 }
 

@@ -235,6 +235,7 @@ do {
     case "callgrind": exit(try runCallgrind(arguments))
     case "load": exit(try runLoad(arguments))
     case "worstcase": exit(try runWorstCase(arguments))
+    case "slowest": exit(try runSlowest(arguments))
     default:
         print("usage: content-blocker-bench run|callgrind ... (see the comment at the top of main.swift)")
         exit(2)
