@@ -131,17 +131,35 @@ final class RegexCache: Sendable {
         /// What every match ends the subject with (`PCRE2MandatoryLiterals.Analysis.suffix`), lower-cased
         /// when `caseless`; often empty.
         let suffix: [UInt8]
+        /// Bytes every match holds at least so many times (`PCRE2MandatoryLiterals.Analysis.byteDemand`),
+        /// lower-cased when `caseless`: checked against the lower-cased URL's byte counts.
+        let byteDemand: [PCRE2MandatoryLiterals.ByteDemand]
+        /// `!byteDemand.isEmpty`, read without touching the array (most patterns have none).
+        let hasByteDemand: Bool
         let caseless: Bool
 
         init(
             regex: PCRE2Regex?, error: String?, mandatory: [[UInt8]] = [], suffix: [UInt8] = [],
-            caseless: Bool = false
+            byteDemand: [PCRE2MandatoryLiterals.ByteDemand] = [], caseless: Bool = false
         ) {
             self.regex = regex
             self.error = error
             self.mandatory = mandatory
             self.suffix = suffix
+            // Case-sensitive bytes are counted in the lower-cased URL too: both cases of a letter add up.
+            var demand: [UInt8: Int32] = [:]
+            for entry in byteDemand { demand[IndexHash.lowercased(entry.byte), default: 0] += entry.count }
+            self.byteDemand = demand.sorted { $0.key < $1.key }.map {
+                PCRE2MandatoryLiterals.ByteDemand(byte: $0.key, count: $0.value)
+            }
+            hasByteDemand = !self.byteDemand.isEmpty
             self.caseless = caseless
+        }
+
+        /// Whether the lower-cased URL's byte counts hold every byte of ``byteDemand`` often enough.
+        @inline(never)
+        func byteDemandMet(_ counts: UnsafeBufferPointer<Int32>) -> Bool {
+            byteDemand.allSatisfy { counts[Int($0.byte)] >= $0.count }
         }
     }
     private let slots: WriteOnceSlots<Compiled>
@@ -201,7 +219,8 @@ final class RegexCache: Sendable {
                     && (!found.caseless || !required.indices.contains { required[$0...].starts(with: run) })
             }.prefix(2)
             return Compiled(
-                regex: regex, error: nil, mandatory: Array(mandatory), suffix: found.suffix, caseless: found.caseless)
+                regex: regex, error: nil, mandatory: Array(mandatory), suffix: found.suffix,
+                byteDemand: found.byteDemand, caseless: found.caseless)
         }
     }
 

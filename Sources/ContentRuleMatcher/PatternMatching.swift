@@ -84,6 +84,7 @@ extension ContentRuleList {
                     })
                 else { return false }
             }
+            if let lowered, compiled.hasByteDemand, !compiled.byteDemandMet(lowered.byteCounts) { return false }
             if let lowered, !compiled.mandatory.isEmpty {
                 for run in compiled.mandatory {
                     let found = run.withUnsafeBufferPointer {

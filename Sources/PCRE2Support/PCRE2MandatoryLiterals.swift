@@ -36,6 +36,23 @@ public enum PCRE2MandatoryLiterals {
         /// A run every match ends the subject with: the run just before a `\z` the pattern requires
         /// (any length; empty when there is none).
         public var suffix: [UInt8]
+        /// How many times a byte occurs in the runs every match contains, runs of any length counted
+        /// (they are pieces of one concatenation: distinct bytes of the match), ascending by byte; only
+        /// the bytes of runs shorter than the minimum length, which ``runs`` leaves out (`.*.*.*x`,
+        /// `.*a.*a.*a.*b`). A subject holding a byte fewer times cannot match (lower-cased, as the
+        /// runs, when ``caseless``).
+        public var byteDemand: [ByteDemand]
+    }
+
+    /// A byte every match holds at least `count` times.
+    public struct ByteDemand: Sendable, Equatable {
+        public var byte: UInt8
+        public var count: Int32
+
+        public init(byte: UInt8, count: Int32) {
+            self.byte = byte
+            self.count = count
+        }
     }
 
     /// ``runs(in:minimumLength:limit:)`` and the literal suffix the subject must end with.
@@ -48,11 +65,18 @@ public enum PCRE2MandatoryLiterals {
         }
         var suffix: [UInt8] = []
         guard let closes = matchingParentheses(pattern) else {
-            return Analysis(caseless: caseless, runs: [], suffix: [])
+            return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
         }
         var runs: [[UInt8]] = []
         var run: [UInt8] = []
+        // Per byte: occurrences in all runs, and whether one is in a run shorter than the minimum.
+        var counts = [Int32](repeating: 0, count: 256)
+        var inShortRun = [Bool](repeating: false, count: 256)
         func endRun() {
+            for byte in run {
+                counts[Int(byte)] += 1
+                if run.count < minimumLength { inShortRun[Int(byte)] = true }
+            }
             if run.count >= minimumLength { runs.append(run) }
             run.removeAll(keepingCapacity: true)
         }
@@ -62,7 +86,7 @@ public enum PCRE2MandatoryLiterals {
             var next = index + 1
             switch byte {
             case UInt8(ascii: "("):
-                guard let close = closes[index] else { return Analysis(caseless: caseless, runs: [], suffix: []) }
+                guard let close = closes[index] else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
                 let quantified = close + 1 < pattern.count && isQuantifier(pattern[close + 1])
                 endRun()
                 if quantified || !isTransparentGroup(pattern, at: index) {
@@ -78,23 +102,23 @@ public enum PCRE2MandatoryLiterals {
             case UInt8(ascii: "["):
                 next = classEnd(pattern, from: index)
             case UInt8(ascii: "\\"):
-                guard index + 1 < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: []) }
+                guard index + 1 < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
                 let escaped = pattern[index + 1]
                 next = index + 2
                 if escaped == UInt8(ascii: "x") {
                     guard let (value, end) = hexEscape(pattern, from: index + 2) else {
-                        return Analysis(caseless: caseless, runs: [], suffix: [])
+                        return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
                     }
                     literal = value
                     next = end
                 } else if "QkgN".utf8.contains(escaped) {
-                    return Analysis(caseless: caseless, runs: [], suffix: [])
+                    return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
                 } else if "pPo".utf8.contains(escaped) {
                     // \p{…}, \pL, \o{…}: a class or a code point, not read here
-                    guard next < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: []) }
+                    guard next < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
                     if pattern[next] == UInt8(ascii: "{") {
                         guard let close = pattern[next...].firstIndex(of: UInt8(ascii: "}")) else {
-                            return Analysis(caseless: caseless, runs: [], suffix: [])
+                            return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
                         }
                         next = close + 1
                     } else {
@@ -110,7 +134,7 @@ public enum PCRE2MandatoryLiterals {
                     suffix = run
                 }  // else a class (\d …) or an assertion (\A …): not a literal
             case UInt8(ascii: "|"):
-                return Analysis(caseless: caseless, runs: [], suffix: [])
+                return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
             case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"):
                 break
             default:
@@ -125,7 +149,10 @@ public enum PCRE2MandatoryLiterals {
         }
         endRun()
         runs.sort { $0.count > $1.count }
-        return Analysis(caseless: caseless, runs: Array(runs.prefix(limit)), suffix: suffix)
+        let demand = (0..<256).filter { inShortRun[$0] }.map {
+            ByteDemand(byte: UInt8($0), count: counts[$0])
+        }
+        return Analysis(caseless: caseless, runs: Array(runs.prefix(limit)), suffix: suffix, byteDemand: demand)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -90,6 +90,8 @@ import Testing
             let ascii = try PCRE2ASCIISubject.pattern(for: compact).map { try PCRE2Regex($0, options: []) }
             let mandatory = PCRE2MandatoryLiterals.analysis(
                 of: Array(compact.utf8), minimumLength: 1, limit: .max)
+            // The byte demand the fast matcher checks (its runs are those of 2 bytes or more).
+            let demand = PCRE2MandatoryLiterals.analysis(of: Array(compact.utf8), minimumLength: 2, limit: .max)
             checked += 1
             for subject in URLSamples.subjects(for: tree, caseSensitive: caseSensitive, using: &generator) {
                 let isMatch = subject.withUnsafeBufferPointer { new.matches($0, scratch: scratch) }
@@ -111,6 +113,12 @@ import Testing
                         #expect(
                             URLSamples.contains(haystack, run),
                             "\(compact): mandatory \(String(decoding: run, as: UTF8.self)) not in a match")
+                    }
+                    let demanded = demand.caseless ? subject.map(URLSamples.lowercased) : subject
+                    for entry in demand.byteDemand {
+                        #expect(
+                            demanded.count(where: { $0 == entry.byte }) >= entry.count,
+                            "\(compact): a match holds \(UnicodeScalar(entry.byte)) fewer than \(entry.count) times")
                     }
                     #expect(
                         haystack.reversed().starts(with: mandatory.suffix.reversed()),

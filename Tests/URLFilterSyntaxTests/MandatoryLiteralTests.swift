@@ -59,6 +59,19 @@ import Testing
         #expect(String(decoding: found.suffix, as: UTF8.self) == expected, "\(pattern)")
     }
 
+    /// The bytes of runs shorter than the minimum, counted over every run: `.*a.*a.*a.*b` needs three
+    /// `a` and a `b`; a quantified byte or a class adds nothing; no runs, no demand.
+    @Test(arguments: [
+        (#"(?i)\A(?>[\x{01}-\x{7f}]*?a)(?>[\x{01}-\x{7f}]*?A)(?>[\x{01}-\x{7f}]*?a)[\x{01}-\x{7f}]*b"#, "a3 b1"),
+        (#"x.ab.x"#, "x2"), (#"ab.cd"#, ""), (#"a*.b+.[c]"#, "b1"), (#"a.ba"#, "a2"), (#"a|b"#, ""),
+        (#"(?=a)b.c"#, "b1 c1"),
+    ])
+    func byteDemandOf(_ pattern: String, expected: String) {
+        let found = PCRE2MandatoryLiterals.analysis(of: Array(pattern.utf8), minimumLength: 2, limit: .max)
+        let text = found.byteDemand.map { "\(UnicodeScalar($0.byte))\($0.count)" }.joined(separator: " ")
+        #expect(text == expected, "\(pattern)")
+    }
+
     @Test func longestFirstAndLimited() {
         let found = PCRE2MandatoryLiterals.runs(in: Array("ab.cdef.ghi".utf8))
         #expect(found.runs.map { String(decoding: $0, as: UTF8.self) } == ["cdef", "ghi"])
