@@ -293,31 +293,48 @@ extension MappedRuleList {
         var at = 4
         let end = url.count
         while at <= end {
-            // Most grams miss the filter: four at a time until one does not (one loop test per four).
+            // Most grams miss the filter: four at a time until one does not (one loop test per four);
+            // `hash` is then the hit's filter bit.
+            var hash = -1
             while at &+ 3 <= end {
-                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 4))) { break }
-                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 3))) {
+                let h0 = IndexHash.gramFilterBit(url.u32(at &- 4))
+                if filter.bit(h0) {
+                    hash = h0
+                    break
+                }
+                let h1 = IndexHash.gramFilterBit(url.u32(at &- 3))
+                if filter.bit(h1) {
+                    hash = h1
                     at &+= 1
                     break
                 }
-                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 2))) {
+                let h2 = IndexHash.gramFilterBit(url.u32(at &- 2))
+                if filter.bit(h2) {
+                    hash = h2
                     at &+= 2
                     break
                 }
-                if filter.bit(IndexHash.gramFilterBit(url.u32(at &- 1))) {
+                let h3 = IndexHash.gramFilterBit(url.u32(at &- 1))
+                if filter.bit(h3) {
+                    hash = h3
                     at &+= 3
                     break
                 }
                 at &+= 4
             }
-            guard at <= end else { break }
-            let gram = url.u32(at &- 4)
             defer { at &+= 1 }
-            let hash = IndexHash.gramFilterBit(gram)
-            guard filter.bit(hash) else { continue }
-            // Met again recently: nothing more to learn.
+            if hash < 0 {
+                // The last positions, one at a time.
+                guard at <= end else { break }
+                hash = IndexHash.gramFilterBit(url.u32(at &- 4))
+                guard filter.bit(hash) else { continue }
+            }
+            let gram = url.u32(at &- 4)
+            // Met again recently: nothing more to learn. The table's slot: the hash's top bits (the
+            // best mixed of a multiplicative hash; its low bits depend on the gram's first bytes only).
+            let recentSlot = hash &>> 10
             let done = UInt64(gram) | RecentGrams.done
-            if recent[hash] == done { continue }
+            if recent[recentSlot] == done { continue }
             // Read here, not kept across the loop: the filter loop keeps its few values in registers.
             let mask = sections.literalHash.count &- 1
             let table = sections.literalHash.offset
@@ -327,7 +344,7 @@ extension MappedRuleList {
                 if key == gram {
                     guard seen.insert(slot) else {
                         repeated |= IndexHash.gramRepeatBit(gram)
-                        recent[hash] = done
+                        recent[recentSlot] = done
                         break
                     }
                     let value = bytes.u32(table &+ slot &* 8 &+ 4)
@@ -347,7 +364,7 @@ extension MappedRuleList {
                     break
                 }
                 if key == 0 {
-                    recent[hash] = done
+                    recent[recentSlot] = done
                     break
                 }
                 slot = (slot + 1) & mask
@@ -407,8 +424,10 @@ enum RecentGrams {
     /// The tag of a recorded gram.
     static let done: UInt64 = 1 << 32
 
-    /// Words in the table for a URL of `length` bytes (a power of two): few for a short URL, which
-    /// has few grams to repeat and pays for zeroing the table on every request.
+    /// Words in the table for a URL of `length` bytes (a power of two, at most 1,024: slots are the
+    /// top 10 bits of ``IndexHash/gramFilterBit(_:)``): few for a short URL, which has few grams to
+    /// repeat and pays for zeroing the table on every request. (1,024 words for URLs of 4 KiB and
+    /// more cost more to zero than the collisions they avoid on the adversarial 16 KiB URLs.)
     static func count(_ length: Int) -> Int { length >= 256 ? 64 : 8 }
 }
 

@@ -219,11 +219,11 @@ extension ContentRuleList {
     /// occurs in `subject`) that byte is the one `subject` holds least often, and a needle byte absent
     /// from `subject` answers at once; without, it is the first byte.
     ///
-    /// When `byteCounts` are a long URL's (``LoweredURL`` with room for ``SearchTables``), the
+    /// When `byteCounts` are a long URL's (``LoweredURL`` with room for ``URLGramTable``), the
     /// searches of the request are costed (the bytes they scan, the occurrences they follow) and, once
-    /// they cost as much as building the tables, the URL's byte pairs and 4-byte grams are built: from
-    /// then on a needle with a pair or gram the URL lacks answers at once, without a search. A search
-    /// that reaches that cost midway builds them and asks them before going on.
+    /// they cost as much as building it, the table of the URL's 4-byte grams is built: from then on a
+    /// needle with a gram the URL lacks answers at once, without a search. A search that reaches that
+    /// cost midway builds it and asks it before going on.
     static func contains(
         _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
         byteCounts: UnsafeBufferPointer<Int32>? = nil
@@ -231,9 +231,9 @@ extension ContentRuleList {
         guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
         var anchor = 0
-        // With a long URL's statistics, while its tables are not built: the occurrences this search
+        // With a long URL's statistics, while its table is not built: the occurrences this search
         // may follow before they are (then it asks them).
-        var tables: UnsafeBufferPointer<Int32>? = nil
+        var unbuilt: UnsafeBufferPointer<Int32>? = nil
         var budget = Int.max
         if let byteCounts {
             var fewest = Int32.max
@@ -247,10 +247,10 @@ extension ContentRuleList {
                 }
             }
             if byteCounts.count > 256 {
-                switch SearchTables.beginSearch(needle, in: subject, statistics: byteCounts) {
+                switch URLGramTable.beginSearch(needle, in: subject, statistics: byteCounts) {
                 case .absent: return false
                 case .search(let occurrences):
-                    tables = byteCounts
+                    unbuilt = byteCounts
                     budget = occurrences
                 case .built: break
                 }
@@ -270,13 +270,13 @@ extension ContentRuleList {
             }
             start += 1
             followed += 1
-            if followed == budget, let statistics = tables {
-                // The searches have cost as much as the tables: built now, and asked.
-                tables = nil
-                guard SearchTables.buildAndCheck(needle, in: subject, statistics: statistics) else { return false }
+            if followed == budget, let statistics = unbuilt {
+                // The searches have cost as much as the table: built now, and asked.
+                unbuilt = nil
+                guard URLGramTable.buildAndCheck(needle, in: subject, statistics: statistics) else { return false }
             }
         }
-        if let tables { SearchTables.record(followed: followed, statistics: tables) }
+        if let unbuilt { URLGramTable.record(followed: followed, statistics: unbuilt) }
         return found
     }
 }
@@ -382,8 +382,8 @@ struct GramHit {
 /// (no allocation per request).
 struct LoweredURL {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// 256 counts, indexed by byte; for a URL of ``SearchTables/minimumLength`` bytes or more, followed
-    /// by its ``SearchTables`` (built when due).
+    /// 256 counts, indexed by byte; for a URL of ``URLGramTable/minimumLength`` bytes or more, followed
+    /// by its ``URLGramTable`` (built when due).
     let byteCounts: UnsafeBufferPointer<Int32>
     /// The answers of regex patterns remembered for this URL (``knownAnswer(pattern:)``): a direct-mapped
     /// table of ``answerSlots`` pairs (pattern id + 1, answer), 0 = empty.
@@ -418,15 +418,15 @@ struct LoweredURL {
 
     /// Calls `body` with `url` lower-cased and its bytes counted, in stack storage when small.
     static func with<Result>(_ url: UnsafeBufferPointer<UInt8>, _ body: (LoweredURL) -> Result) -> Result {
-        let statistics = url.count >= SearchTables.minimumLength ? SearchTables.statisticsCount : 256
+        let statistics = url.count >= URLGramTable.minimumLength ? URLGramTable.statisticsCount : 256
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(url.count, 1)) { storage in
             // Apart: 256 counts are the most Swift keeps on the stack (1 KiB).
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * answerSlots) { answers in
                 answers.initialize(repeating: 0)
                 return withUnsafeTemporaryAllocation(of: Int32.self, capacity: statistics) { counts in
-                    // The counts and the pairs' state (not built); the pairs' words are zeroed when built.
+                    // The counts and the table's state (not built); the table is zeroed when built.
                     counts.baseAddress.unsafelyUnwrapped.initialize(
-                        repeating: 0, count: min(statistics, SearchTables.state + 1))
+                        repeating: 0, count: min(statistics, URLGramTable.state + 1))
                     var index = 0
                     var highBits: UInt64 = 0
                     // 8 bytes at a time (``lowercased(word:)``), counted from the stored bytes.
@@ -458,50 +458,48 @@ struct LoweredURL {
 }
 
 /// What a long lower-cased URL holds, for ruling needles out without searching for them
-/// (``LoweredURL/byteCounts`` after the 256 counts: a state word, then two tables of bytes, nonzero
-/// for what the URL holds): its adjacent byte pairs (65,536 bytes, one per pair `first | second << 8`)
-/// and its 4-byte grams (32,768 bytes, one per ``gramBucket(_:)``). A needle with a pair the URL
-/// lacks, or a gram in an empty bucket, cannot occur in it.
+/// (``LoweredURL/byteCounts`` after the 256 counts: a state word, then a table of 32,768 bytes,
+/// nonzero for what the URL holds): its 4-byte grams, each in the byte of ``bucket(_:)``. A needle
+/// with a gram whose byte is 0 cannot occur in the URL. One small table: it stays in the L1 cache
+/// while it is built (scattered stores to a larger one cost more than their instructions).
 ///
 /// Built once the searches of the request (``ContentRuleList/contains(_:_:byteCounts:)``) have
-/// followed enough occurrences of their anchor bytes to cost as much as building them (a ski-rental
+/// followed enough occurrences of their anchor bytes to cost as much as building it (a ski-rental
 /// rule: at most about twice the cost of the better choice in hindsight). Costs are counted in URL
-/// bytes: building is `count` (a 2-byte load and a 1-byte store per pair, a multiply and a store per
-/// gram, after zeroing the tables), following an occurrence ``occurrenceCost``. The bytes `memchr`
-/// reads between occurrences are not counted: at 32 bytes a step they cost less than the tables
-/// (measured: a 10 KiB URL of real text searched 47 times was slower with the tables built after
-/// 32 searches than without them). The state word holds the cost so far, -1 once the tables are
-/// built.
-enum SearchTables {
-    /// The URL length from which ``LoweredURL`` keeps room for the tables (97 KiB of temporary
-    /// storage, on the heap: for a shorter URL that allocation would cost more than the tables save).
+/// bytes: building is `count` (a load, a multiply and a 1-byte store per byte, after zeroing the
+/// table), following an occurrence ``occurrenceCost``. The bytes `memchr` reads between
+/// occurrences are not counted: at 32 bytes a step they cost less than the table (measured: a 10 KiB
+/// URL of real text searched 47 times was slower with it built after 32 searches than without). The
+/// state word holds the cost so far, -1 once the table is built.
+enum URLGramTable {
+    /// The URL length from which ``LoweredURL`` keeps room for the table (33 KiB of temporary
+    /// storage, on the heap: for a shorter URL that allocation would cost more than the table saves).
     static let minimumLength = 4_096
     /// Index of the state word in the statistics.
     static let state = 256
-    /// Bytes of the pair table and of the gram table.
-    static let pairBytes = 65_536
-    static let gramBytes = 32_768
-    /// Counts, state and the two tables (in words of 32 bits).
-    static let statisticsCount = state + 1 + (pairBytes + gramBytes) / 4
+    /// Bytes of the table.
+    static let tableBytes = 32_768
+    /// Counts, state and the table (in words of 32 bits).
+    static let statisticsCount = state + 1 + tableBytes / 4
     /// What following one occurrence costs, in URL bytes of building (a `memchr` call and a compare).
     static let occurrenceCost = 12
 
-    /// The gram table's byte for the 4 bytes `gram` (little-endian).
-    @inline(__always) static func gramBucket(_ gram: UInt32) -> Int {
-        Int(truncatingIfNeeded: (gram &* 0x9E37_79B1) >> 17)
+    /// The table's byte for a gram (4 bytes, little-endian).
+    @inline(__always) static func bucket(_ key: UInt32) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 17)
     }
 
     /// What a search of `needle` in `subject` (with the statistics of ``LoweredURL``) does first.
     enum Start {
-        /// The built tables rule the needle out.
+        /// The built table rules the needle out.
         case absent
-        /// The tables are built and do not rule it out: search.
+        /// The table is built and does not rule it out: search.
         case built
-        /// Search, following at most this many occurrences before building the tables.
+        /// Search, following at most this many occurrences before building the table.
         case search(occurrences: Int)
     }
 
-    /// How a search starts: asking the tables when built, else with its budget of occurrences.
+    /// How a search starts: asking the table when built, else with its budget of occurrences.
     @inline(__always)
     static func beginSearch(
         _ needle: UnsafeBufferPointer<UInt8>, in subject: UnsafeBufferPointer<UInt8>,
@@ -512,14 +510,14 @@ enum SearchTables {
         return .search(occurrences: max(1, (subject.count - cost) / occurrenceCost))
     }
 
-    /// Adds the occurrences a search followed to the cost (before the tables are built).
+    /// Adds the occurrences a search followed to the cost (before the table is built).
     @inline(__always)
     static func record(followed: Int, statistics: UnsafeBufferPointer<Int32>) {
         let cost = Int(statistics[state])
         if cost >= 0 { mutableState(statistics).pointee = Int32(clamping: cost + followed * occurrenceCost) }
     }
 
-    /// Builds the tables (once) and checks `needle` against them.
+    /// Builds the table (once) and checks `needle` against it.
     /// - Complexity: O(subject length) the first time, then O(needle length).
     @inline(never)
     static func buildAndCheck(
@@ -527,34 +525,25 @@ enum SearchTables {
         statistics: UnsafeBufferPointer<Int32>
     ) -> Bool {
         if statistics[state] >= 0 {
-            let pairs = tables(statistics)
-            let grams = pairs + pairBytes
-            // Stores only, no read: no chain through memory when a pair or gram repeats.
-            pairs.initializeMemory(as: UInt8.self, repeating: 0, count: pairBytes + gramBytes)
-            for index in 0..<subject.count - 1 {
-                pairs.storeBytes(of: 1, toByteOffset: Int(subject.u16(index)), as: UInt8.self)
-            }
+            let table = tableStart(statistics)
+            // Stores only, no read: no chain through memory when a gram repeats.
+            table.initializeMemory(as: UInt8.self, repeating: 0, count: tableBytes)
             for index in 0...(subject.count - 4) {
-                grams.storeBytes(of: 1, toByteOffset: gramBucket(subject.u32(index)), as: UInt8.self)
+                table.storeBytes(of: 1, toByteOffset: bucket(subject.u32(index)), as: UInt8.self)
             }
             mutableState(statistics).pointee = -1
         }
         return check(needle, statistics: statistics)
     }
 
-    /// Whether every pair and every gram of `needle` may occur in the URL (the tables are built).
-    /// O(needle length).
+    /// Whether every gram of `needle` may occur in the URL (the table is built; a needle shorter than
+    /// a gram may). O(needle length).
     @inline(__always)
     private static func check(_ needle: UnsafeBufferPointer<UInt8>, statistics: UnsafeBufferPointer<Int32>) -> Bool {
-        let pairs = UnsafeRawPointer(tables(statistics))
-        for index in 0..<needle.count - 1
-        where pairs.load(fromByteOffset: Int(needle.u16(index)), as: UInt8.self) == 0 {
-            return false
-        }
+        let table = UnsafeRawPointer(tableStart(statistics))
         guard needle.count >= 4 else { return true }
-        let grams = pairs + pairBytes
         for index in 0...(needle.count - 4)
-        where grams.load(fromByteOffset: gramBucket(needle.u32(index)), as: UInt8.self) == 0 {
+        where table.load(fromByteOffset: bucket(needle.u32(index)), as: UInt8.self) == 0 {
             return false
         }
         return true
@@ -567,7 +556,9 @@ enum SearchTables {
         UnsafeMutablePointer(mutating: statistics.baseAddress.unsafelyUnwrapped) + state
     }
 
-    @inline(__always) private static func tables(_ statistics: UnsafeBufferPointer<Int32>) -> UnsafeMutableRawPointer {
+    @inline(__always) private static func tableStart(_ statistics: UnsafeBufferPointer<Int32>)
+        -> UnsafeMutableRawPointer
+    {
         UnsafeMutableRawPointer(mutableState(statistics) + 1)
     }
 }

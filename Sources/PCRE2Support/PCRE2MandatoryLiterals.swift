@@ -86,7 +86,9 @@ public enum PCRE2MandatoryLiterals {
             var next = index + 1
             switch byte {
             case UInt8(ascii: "("):
-                guard let close = closes[index] else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
+                guard let close = closes[index] else {
+                    return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
+                }
                 let quantified = close + 1 < pattern.count && isQuantifier(pattern[close + 1])
                 endRun()
                 if quantified || !isTransparentGroup(pattern, at: index) {
@@ -102,7 +104,9 @@ public enum PCRE2MandatoryLiterals {
             case UInt8(ascii: "["):
                 next = classEnd(pattern, from: index)
             case UInt8(ascii: "\\"):
-                guard index + 1 < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
+                guard index + 1 < pattern.count else {
+                    return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
+                }
                 let escaped = pattern[index + 1]
                 next = index + 2
                 if escaped == UInt8(ascii: "x") {
@@ -115,7 +119,9 @@ public enum PCRE2MandatoryLiterals {
                     return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
                 } else if "pPo".utf8.contains(escaped) {
                     // \p{…}, \pL, \o{…}: a class or a code point, not read here
-                    guard next < pattern.count else { return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: []) }
+                    guard next < pattern.count else {
+                        return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])
+                    }
                     if pattern[next] == UInt8(ascii: "{") {
                         guard let close = pattern[next...].firstIndex(of: UInt8(ascii: "}")) else {
                             return Analysis(caseless: caseless, runs: [], suffix: [], byteDemand: [])

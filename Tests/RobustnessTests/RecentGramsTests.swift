@@ -202,11 +202,11 @@ import Testing
 }
 
 /// The searches of a long URL count the occurrences of their anchor bytes they follow and, once those
-/// cost as much as building them (midway through a search if need be), build the URL's byte pairs and
-/// hashed 4-byte grams (``SearchTables``), which then rule out a needle with a pair or gram the URL
-/// lacks without a search: every answer, before, while and after the tables are built, must equal a
+/// cost as much as building it (midway through a search if need be), build the table of the URL's
+/// hashed 4-byte grams (``URLGramTable``), which then rules out a needle with a gram the URL lacks
+/// without a search: every answer, before, while and after the table is built, must equal a
 /// plain search's.
-@Suite struct SearchTablesTests {
+@Suite struct URLGramTableTests {
     /// Whether `needle` occurs in `subject`, one offset after the other.
     static func plainContains(_ subject: [UInt8], _ needle: [UInt8]) -> Bool {
         guard needle.count <= subject.count else { return false }
@@ -226,15 +226,15 @@ import Testing
         let needles = [
             "ads.js", "/ads./ads.", "s./a", ".js", "ads./ads/", "/ads./x", "x./ad/x.", "ad/x.ad", "ad/x./ad",
             "/ads.js?ad", "d/x", "https://adv", "test/ad", "x./ads.js?ad/x.", "s.j", "/", "ads",
-            // Every pair occurs, not every gram: ruled out by the grams once built.
+            // Every pair occurs, not every gram: ruled out by the table once built.
             "/ads./ads.js", "d/x.ad/x.ad/x.x", "ad/x.ad/",
         ].map { Array($0.utf8) }
         var builtFor = 0
         for url in urls {
-            #expect(url.count >= SearchTables.minimumLength)
+            #expect(url.count >= URLGramTable.minimumLength)
             url.withUnsafeBufferPointer { buffer in
                 LoweredURL.with(buffer) { lowered in
-                    #expect(lowered.byteCounts.count == SearchTables.statisticsCount)
+                    #expect(lowered.byteCounts.count == URLGramTable.statisticsCount)
                     // Twice over: the pairs are built during the first round.
                     for round in 0..<2 {
                         for needle in needles {
@@ -245,20 +245,20 @@ import Testing
                             #expect(found == Self.plainContains(url, needle), "\(round) \(text)")
                         }
                     }
-                    if lowered.byteCounts[SearchTables.state] == -1 { builtFor += 1 }
+                    if lowered.byteCounts[URLGramTable.state] == -1 { builtFor += 1 }
                 }
             }
         }
         #expect(builtFor == urls.count)
     }
 
-    /// One search whose anchor byte occurs far more often than its budget builds the tables midway and
-    /// asks them: `/ad/` in a URL of `/ad.` repeated (every byte common, the pair `d/` absent).
-    @Test func aLongSearchBuildsTheTablesMidway() {
+    /// One search whose anchor byte occurs far more often than its budget builds the table midway and
+    /// asks it: `/ad/` in a URL of `/ad.` repeated (every byte common, the gram `/ad/` absent).
+    @Test func aLongSearchBuildsTheTableMidway() {
         let url = Array(("https://adversarial.test/" + String(repeating: "/ad.", count: 2_000)).utf8)
         url.withUnsafeBufferPointer { buffer in
             LoweredURL.with(buffer) { lowered in
-                #expect(lowered.byteCounts[SearchTables.state] == 0)
+                #expect(lowered.byteCounts[URLGramTable.state] == 0)
                 for (needle, expected) in [("/ad/", false), ("/ad./ad.", true), ("d./a", true), ("t//ad.", true)] {
                     let found = Array(needle.utf8).withUnsafeBufferPointer {
                         ContentRuleList.contains(lowered.bytes, $0, byteCounts: lowered.byteCounts)
@@ -266,7 +266,7 @@ import Testing
                     #expect(found == expected, "\(needle)")
                     #expect(found == Self.plainContains(url, Array(needle.utf8)), "\(needle)")
                     // Built during the first search (2,000 occurrences of `/`, a budget of 680).
-                    #expect(lowered.byteCounts[SearchTables.state] == -1, "\(needle)")
+                    #expect(lowered.byteCounts[URLGramTable.state] == -1, "\(needle)")
                 }
             }
         }
