@@ -10,7 +10,13 @@
 ///   end of a pattern, or before an `\z`, without stepping through the subject byte by byte (a
 ///   `…(?:[&/:?][\x{01}-\x{7f}]*)?\z` tail costs time linear in the URL; `…(?:[&/:?].*)?\z` does not);
 /// - the skipping group cannot match once (it needs a byte outside 1–127), so the lazy `*?` matches it
-///   zero times and the group can be dropped.
+///   zero times and the group can be dropped;
+/// - a greedy `.*` outside every group, followed by more, in a text that does not end with `\z`, is
+///   made lazy, `.*?`: whether the pattern matches does not depend on the order in which a quantifier outside
+///   every atomic group and look-around tries its lengths, and the url-filter's `.*` before a literal
+///   then steps forward to the literal's first occurrence instead of jumping to the URL's end and
+///   stepping back (`/.*ahr0c` on a 6 KB ad-server URL: 4.7 µs → 0.3 µs). At the end, or in a text
+///   ending with `\z`, it stays greedy: PCRE2 then jumps to the end at once.
 ///
 /// The rewrite reads the text as PCRE2 does: an escape (`\` and the next byte) is copied whole, and a
 /// class is compared whole, so a `[` written `\[` or a class that merely contains the same bytes is never
@@ -31,6 +37,8 @@ public enum PCRE2ASCIISubject {
         out.reserveCapacity(source.count + 4)
         var changed = false
         var index = 0
+        // Groups open at `index` (outside classes and escapes).
+        var depth = 0
         while index < source.count {
             switch source[index] {
             case UInt8(ascii: "\\"):
@@ -46,15 +54,40 @@ public enum PCRE2ASCIISubject {
                 if source[index..<end].elementsEqual(universalClass) {
                     out.append(UInt8(ascii: "."))
                     changed = true
+                    if depth == 0 && isGreedyStarBeforeMore(source, at: end) {
+                        out.append(contentsOf: Array("*?".utf8))
+                        index = end + 1
+                        continue
+                    }
                 } else {
                     out.append(contentsOf: source[index..<end])
                 }
                 index = end
+            case UInt8(ascii: "("):
+                depth += 1
+                out.append(source[index])
+                index += 1
+            case UInt8(ascii: ")"):
+                depth -= 1
+                out.append(source[index])
+                index += 1
             default:
                 out.append(source[index])
                 index += 1
             }
         }
         return changed ? String(decoding: out, as: UTF8.self) : nil
+    }
+
+    /// Whether `source` has, at `index`, a greedy `*` (not `*?` or `*+`) followed by more, in a text
+    /// that does not end with `\z` (before an end anchor, greedy is the fast order: `.*=\z` looks at
+    /// the end once).
+    private static func isGreedyStarBeforeMore(_ source: [UInt8], at index: Int) -> Bool {
+        guard index < source.count, source[index] == UInt8(ascii: "*") else { return false }
+        let next = index + 1
+        guard next < source.count, source[next] != UInt8(ascii: "?"), source[next] != UInt8(ascii: "+") else {
+            return false
+        }
+        return !source.reversed().starts(with: Array(#"\z"#.utf8).reversed())
     }
 }

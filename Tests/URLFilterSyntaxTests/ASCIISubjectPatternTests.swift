@@ -17,6 +17,14 @@ import Testing
             #"(?i)\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?(?>[\x{01}-\x{7f}]*?/ads\?)[\x{01}-\x{7f}]*=\z"#,
             #"(?s)(?i)\A(?>.*?/ads\?).*=\z"#
         ),
+        // A greedy `.*` outside every group and before more than `\z` becomes lazy; inside a group,
+        // at the end, possessive or already lazy, it stays.
+        (
+            #"(?i)\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?(?>[\x{01}-\x{7f}]*?/)[\x{01}-\x{7f}]*ahr0c"#,
+            #"(?s)(?i)\A(?>.*?/).*?ahr0c"#
+        ),
+        (#"a[\x{01}-\x{7f}]*b(?:[\x{01}-\x{7f}]*c)[\x{01}-\x{7f}]*"#, #"(?s)a.*?b(?:.*c).*"#),
+        (#"a[\x{01}-\x{7f}]*+b[\x{01}-\x{7f}]*?c[\x{01}-\x{7f}]+d"#, #"(?s)a.*+b.*?c.+d"#),
         // An escaped `[` starts no class: only the real class after it is rewritten.
         (#"a\[\x{01}-\x{7f}][\x{01}-\x{7f}]"#, #"(?s)a\[\x{01}-\x{7f}]."#),
         // An escaped backslash before a class.
