@@ -174,7 +174,12 @@ import Testing
             }
         }
         // A new request starts empty; bytes outside 1–127 clear the ASCII flag.
-        for bytes in [[UInt8](url), [0x61, 0x00, 0x62], [0x61, 0x80], Array(repeating: 0x61, count: 9) + [0xFF]] {
+        let words: [[UInt8]] = [
+            [0x61, 0x62, 0x63, 0x00, 0x64, 0x65, 0x66, 0x67, 0x68], [0x01, 0x00] + Array(repeating: 0x61, count: 8),
+            Array(repeating: 0x7F, count: 16),
+        ]
+        for bytes in [[UInt8](url), [0x61, 0x00, 0x62], [0x61, 0x80], Array(repeating: 0x61, count: 9) + [0xFF]] + words
+        {
             bytes.withUnsafeBufferPointer { buffer in
                 LoweredURL.with(buffer) { lowered in
                     #expect(lowered.knownAnswer(pattern: 1) == nil)
