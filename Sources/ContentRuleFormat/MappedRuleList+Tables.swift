@@ -277,18 +277,30 @@ extension MappedRuleList {
     public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64 {
         let capacity = sections.literalHash.count
         guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
+        // A long URL hits many distinct grams: one bit per slot of the index (8 KiB for the 84,000-rule
+        // list) costs less than a hash set of the slots taken.
+        if url.count >= SlotBits.fromLength {
+            return ScratchWords.with(count: RecentGrams.count(url.count)) { recent in
+                ScratchWords.with(count: max(1, capacity / 64)) { bits in
+                    var seen = SlotBits(words: bits)
+                    return collectLiteralCandidates(url, into: &candidates, recent: recent, seen: &seen)
+                }
+            }
+        }
         return ScratchWords.with(count: RecentGrams.count(url.count)) { recent in
-            collectLiteralCandidates(url, into: &candidates, recent: recent)
+            var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
+            return collectLiteralCandidates(url, into: &candidates, recent: recent, seen: &seen)
         }
     }
 
-    /// ``collectLiteralCandidates(_:into:)`` with its table of recent grams (zeroed).
-    private func collectLiteralCandidates(
-        _ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64], recent: ScratchWords
+    /// ``collectLiteralCandidates(_:into:)`` with its table of recent grams (zeroed) and its set of the
+    /// slots taken (empty); specialized for each kind of set.
+    private func collectLiteralCandidates<Seen: TakenSlots>(
+        _ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64], recent: ScratchWords,
+        seen: inout Seen
     ) -> UInt64 {
         var repeated: UInt64 = 0
         let filter = gramFilter
-        var seen = SeenSlots(firstSetSize: url.count >= 512 ? 256 : 32)
         // `at` is just past the gram: the gram is the 4 bytes before it, read with one load.
         var at = 4
         let end = url.count
@@ -435,7 +447,29 @@ enum RecentGrams {
 /// (no allocation): most URLs hit few distinct grams. Beyond those, an open-addressing set sized by the
 /// slots seen (not by the table). A 64-bit filter of all recorded slots answers most new slots without
 /// a compare.
-struct SeenSlots {
+/// The literal-index slots one URL scan has already taken rules from.
+protocol TakenSlots {
+    /// Records `slot`; false when it was recorded before.
+    mutating func insert(_ slot: Int) -> Bool
+}
+
+/// ``TakenSlots`` as one bit per slot of the index, in zeroed temporary words: for a long URL, which
+/// hits many distinct grams (a hash set of them would cost more than zeroing the bits).
+struct SlotBits: TakenSlots {
+    /// The URL length from which a scan uses this set.
+    static let fromLength = 2_048
+    let words: ScratchWords
+
+    /// O(1): a test and a set of one bit.
+    @inline(__always) mutating func insert(_ slot: Int) -> Bool {
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: slot & 63)
+        let word = words[slot &>> 6]
+        words[slot &>> 6] = word | bit
+        return word & bit == 0
+    }
+}
+
+struct SeenSlots: TakenSlots {
     typealias Eight = (Int, Int, Int, Int, Int, Int, Int, Int)
     /// The first slots recorded, in order (`low` then `high`); -1 = none.
     private var low: Eight = (-1, -1, -1, -1, -1, -1, -1, -1)

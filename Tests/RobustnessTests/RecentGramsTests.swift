@@ -6,13 +6,16 @@ import Testing
 @testable import ContentRuleMatcher
 
 /// The literal scan skips a gram met again through a small direct-mapped table (``RecentGrams``,
-/// indexed by the gram's filter bit): on URLs repeating grams that share a table word (so that they
-/// evict each other), short and long, the scan must append the same candidates in the same order and
-/// report the same repeated grams as a plain scan of the URL's distinct grams against the whole index,
-/// and the fast matcher must answer as the reference matcher.
+/// indexed by the top bits of the gram's filter bit) and records the index slots it took in a small
+/// set (``SeenSlots``) or, for a URL of 2 KiB or more, a bit per slot (``SlotBits``): on URLs repeating
+/// grams that share a table word (so that they evict each other), short and long, the scan must append
+/// the same candidates in the same order and report the same repeated grams as a plain scan of the
+/// URL's distinct grams against the whole index, and the fast matcher must answer as the reference
+/// matcher.
 @Suite struct RecentGramsTests {
-    /// Four-letter grams over a small alphabet whose filter bits share their low 6 bits (one word of a
-    /// long URL's table, and so of a short URL's 8 too), several groups of them.
+    /// Four-letter grams over a small alphabet whose recent-table slots (the filter bit's bits 10–15)
+    /// are the same (one word of a long URL's table, and so of a short URL's 8 too), several groups
+    /// of them.
     static let collidingGrams: [[UInt8]] = {
         let alphabet = Array("adbs/-jx".utf8)
         var groups: [Int: [[UInt8]]] = [:]
@@ -21,7 +24,7 @@ import Testing
                 for c in alphabet {
                     for d in alphabet {
                         let gram = [a, b, c, d]
-                        groups[IndexHash.gramFilterBit(IndexHash.gram(gram, 0)) & 63, default: []].append(gram)
+                        groups[IndexHash.gramFilterBit(IndexHash.gram(gram, 0)) >> 10 & 63, default: []].append(gram)
                     }
                 }
             }
@@ -52,7 +55,7 @@ import Testing
     static var urls: [String] {
         var generator = SeededGenerator(seed: 7)
         var urls: [String] = []
-        for length in [40, 120, 255, 256, 700, 8192] {
+        for length in [40, 120, 255, 256, 700, 2047, 2048, 8192] {
             for separated in [false, true] {
                 var path: [UInt8] = []
                 while path.count < length {
@@ -103,7 +106,7 @@ import Testing
 
     @Test func theGramsCollideInTheTable() {
         #expect(Self.collidingGrams.count == 12)
-        let words = Set(Self.collidingGrams.map { IndexHash.gramFilterBit(IndexHash.gram($0, 0)) & 63 })
+        let words = Set(Self.collidingGrams.map { IndexHash.gramFilterBit(IndexHash.gram($0, 0)) >> 10 & 63 })
         #expect(words.count == 4)
         #expect(RecentGrams.count(8192) == 64 && RecentGrams.count(40) == 8)
     }
