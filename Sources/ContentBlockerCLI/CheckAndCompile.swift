@@ -109,9 +109,9 @@ enum CompileCommand {
         OPTIONS:
           -o, --output OUT  Where to write the binary rule list (required): a file, or `-` for standard
                             output. A symbolic link is written through (its target is created if
-                            missing); anything else that is not a regular file is refused, as is the
-                            rule list itself. A replaced file keeps its mode; a new one gets 0666 less
-                            the umask.
+                            missing); a character device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO)
+                            is written to as it is; a directory is refused, as is the rule list itself.
+                            A replaced file keeps its mode; a new one gets 0666 less the umask.
           --timings         Print the time of each phase (read, parse, compile, encode, write) and the
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.
@@ -168,6 +168,11 @@ enum CompileCommand {
         if output == "-" {
             // A failed write is reported once, with its reason, as the process ends (`Console.outputError`).
             guard Console.outBytes(encoded) else { return 2 }
+        } else if isStream(output) {
+            // A device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO): no file to replace, written as is.
+            guard Console.write(encoded, toStream: output) else {
+                throw RuntimeError("\(output): write failed: \(String(cString: strerror(errno)))")
+            }
         } else {
             do {
                 try AtomicFile.write(encoded, to: output)
@@ -187,6 +192,15 @@ enum CompileCommand {
         )
         return 0
     }
+}
+
+/// Whether `path` (links followed) is a character device, a FIFO or a socket: a stream, written to
+/// directly rather than replaced.
+func isStream(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return false }
+    let type = status.st_mode & S_IFMT
+    return type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK
 }
 
 /// Whether both paths name one existing file (same device and inode, links followed).

@@ -52,6 +52,18 @@ enum Console {
         bytes.withUnsafeBufferPointer { write($0, to: 1) }
     }
 
+    /// Opens `path` (a device or a pipe) for writing and writes `bytes` to it; false with `errno` set
+    /// when the open or a write fails.
+    static func write(_ bytes: [UInt8], toStream path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        let written = bytes.withUnsafeBufferPointer { write($0, to: descriptor) }
+        let error = errno
+        close(descriptor)
+        errno = error
+        return written
+    }
+
     private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < buffer.count {

@@ -116,8 +116,9 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
-    /// `compile -o` refuses the rule list itself and a destination that is not a regular file (exit 2,
-    /// nothing changed), and `-o -` writes the binary rule list to standard output.
+    /// `compile -o` refuses the rule list itself and a directory (exit 2, nothing changed), writes to a
+    /// device or a pipe as it is (`/dev/null`, `/dev/stdout`), and `-o -` writes the binary rule list to
+    /// standard output.
     @Test func compileOutputDestinations() throws {
         let directory = try Self.temporaryDirectory()
         let json = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#
@@ -126,22 +127,28 @@ import Testing
         #expect(itself.status == 2)
         #expect(itself.stderr.contains("overwritten"))
         #expect(try String(contentsOfFile: list, encoding: .utf8) == json)
-        let device = try Self.run(["compile", list, "-o", "/dev/null"])
-        #expect(device.status == 2)
-        #expect(device.stderr.contains("not a regular file"))
+        let folder = try Self.run(["compile", list, "-o", directory.path])
+        #expect(folder.status == 2)
+        #expect(folder.stderr.contains("not a regular file"))
+        #expect(try Self.run(["compile", list, "-o", "/dev/null"]).status == 0)
+        let full = try Self.run(["compile", list, "-o", "/dev/full"])
+        #expect(full.status == 2)
+        #expect(full.stderr.contains("/dev/full: write failed: No space left on device"), "\(full.stderr)")
         let output = directory.appendingPathComponent("out.cbrl").path
         #expect(try Self.run(["compile", list, "-o", output]).status == 0)
-        let toStdout = Process()
-        toStdout.executableURL = Self.executable
-        toStdout.arguments = ["compile", list, "-o", "-"]
-        let pipe = Pipe()
-        toStdout.standardOutput = pipe
-        toStdout.standardError = FileHandle.nullDevice
-        try toStdout.run()
-        let streamed = pipe.fileHandleForReading.readDataToEndOfFile()
-        toStdout.waitUntilExit()
-        #expect(toStdout.terminationStatus == 0)
-        #expect(streamed == (try Data(contentsOf: URL(fileURLWithPath: output))))
+        for destination in ["-", "/dev/stdout"] {
+            let toStdout = Process()
+            toStdout.executableURL = Self.executable
+            toStdout.arguments = ["compile", list, "-o", destination]
+            let pipe = Pipe()
+            toStdout.standardOutput = pipe
+            toStdout.standardError = FileHandle.nullDevice
+            try toStdout.run()
+            let streamed = pipe.fileHandleForReading.readDataToEndOfFile()
+            toStdout.waitUntilExit()
+            #expect(toStdout.terminationStatus == 0, "\(destination)")
+            #expect(streamed == (try Data(contentsOf: URL(fileURLWithPath: output))), "\(destination)")
+        }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
     }
 
