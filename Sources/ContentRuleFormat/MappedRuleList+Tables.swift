@@ -126,6 +126,32 @@ public struct DomainRecord {
 }
 
 extension MappedRuleList {
+    /// Reads the RULE records of `candidates` (`rule << 32 | …`), then the PATS record and the first byte
+    /// of the required literal of each one's pattern, and returns a value made of the bytes read: a pass
+    /// of independent loads, so that the cache misses of many candidates overlap instead of each
+    /// stalling the matcher in turn (a long URL has hundreds of candidates spread over the file).
+    public func touchRecords(of candidates: ArraySlice<UInt64>) -> UInt64 {
+        var sink: UInt64 = 0
+        let layout = sections.ruleLayout
+        for value in candidates {
+            sink &+= UInt64(bytes.u32(sections.rules.offset + Int(truncatingIfNeeded: value >> 32) * layout.size))
+        }
+        for value in candidates {
+            let pattern = rule(Int(truncatingIfNeeded: value >> 32)).pattern
+            let offset = sections.patterns.offset + pattern * 16
+            sink &+= UInt64(bytes.u32(offset + 8))
+        }
+        // The required literals' first bytes (the compare after the gram hit reads them).
+        let strings = sections.strings.offset
+        for value in candidates {
+            let offset = sections.patterns.offset + rule(Int(truncatingIfNeeded: value >> 32)).pattern * 16
+            if bytes.u32(offset + 12) & 0xFF != 0 {
+                sink &+= UInt64(bytes.base.load(fromByteOffset: strings + Int(bytes.u32(offset + 8)), as: UInt8.self))
+            }
+        }
+        return sink
+    }
+
     @inlinable public func rule(_ number: Int) -> RuleRecord {
         RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
     }

@@ -20,6 +20,10 @@ extension ContentRuleList {
     /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL,
     ///   O(top URL length × its dots + top-URL condition values), and once per distinct (top URL,
     ///   flags), O(universal rules) at most (O(1) when no universal rule's condition matched).
+    /// The candidate count from which their records are read in a pass of their own first
+    /// (`MappedRuleList.touchRecords(of:)`).
+    static let touchFrom = 32
+
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
         PCRE2Scratch.withCurrentThread { actions(for: load, scratch: $0) }
     }
@@ -55,6 +59,9 @@ extension ContentRuleList {
                     for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
                     for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
+                    if candidates.count - firstCandidate >= Self.touchFrom {
+                        scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
+                    }
                     for value in candidates[firstCandidate...] {
                         let candidate = Int32(truncatingIfNeeded: value >> 32)
                         let rule = rules.rule(Int(candidate))

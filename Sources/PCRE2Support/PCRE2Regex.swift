@@ -267,6 +267,8 @@ public final class PCRE2Scratch {
     /// Whether the backtracking search of the last `matches`/`matchesReportingLimit` call with this
     /// scratch hit a resource limit (its answer then came from the DFA run, see `PCRE2Regex`).
     @exclusivity(unchecked) public internal(set) var lastMatchHitLimit = false
+    /// Where the matcher stores what a pass of loads read, so that the loads are kept.
+    @exclusivity(unchecked) public var sink: UInt64 = 0
     /// Whether the last `matches`/`matchesReportingLimit` answer came from the DFA algorithm: exactly
     /// when the backtracking search hit a limit.
     public var lastMatchUsedDFA: Bool { lastMatchHitLimit }

@@ -128,6 +128,33 @@ import Testing
         #expect(repeatedSome)
     }
 
+    /// A URL with more candidates than ``ContentRuleList/touchFrom`` (their records are read in a pass
+    /// of their own first): literal and PCRE2 url-filters under one gram, with and without resource
+    /// types and conditions, answer as the reference matcher.
+    @Test func manyCandidatesAnswerAsTheReference() throws {
+        var rules: [String] = []
+        for index in 0..<(2 * ContentRuleList.touchFrom + 8) {
+            let filter = index % 3 == 0 ? #"banner[0-9]+\\.gif"# : index % 3 == 1 ? "banner" : "banner\(index)"
+            let type = index % 4 == 0 ? #","resource-type":["image"]"# : ""
+            let condition = index % 5 == 0 ? #","if-domain":["site.test"]"# : ""
+            rules.append(
+                #"{"trigger":{"url-filter":"\#(filter)"\#(type)\#(condition)},"action":{"type":"css-display-none","selector":".b\#(index)"}}"#
+            )
+        }
+        let list = try #require(Hostile.compile("[" + rules.joined(separator: ",") + "]").list)
+        var candidates: [UInt64] = []
+        Array("https://x.test/banner1.gif".utf8).withUnsafeBufferPointer {
+            _ = list.rules.collectLiteralCandidates($0, into: &candidates)
+        }
+        #expect(candidates.count >= ContentRuleList.touchFrom)
+        for url in ["https://x.test/banner1.gif", "https://x.test/banner12/banner3", "https://x.test/banne"] {
+            let load = try #require(Hostile.script(url))
+            let fast = list.actions(for: load)
+            #expect(fast.firedRules == list.referenceActions(for: load).firedRules, "\(url)")
+            #expect(fast == list.referenceActions(for: load), "\(url)")
+        }
+    }
+
     @Test func fastMatcherAnswersAsTheReference() throws {
         let list = try #require(Hostile.compile(Self.json).list)
         // The URLs as they are, and upper-cased (the scan reads the lower-cased URL).
