@@ -111,7 +111,9 @@ enum CompileCommand {
                             output. A symbolic link is written through (its target is created if
                             missing); a character device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO)
                             is written to as it is; a directory is refused, as is the rule list itself.
-                            A replaced file keeps its mode; a new one gets 0666 less the umask.
+                            A replaced file keeps its mode; a new one gets 0666 less the umask. The
+                            replacement is a new file: other hard links to the old one keep the old
+                            contents.
           --timings         Print the time of each phase (read, parse, compile, encode, write) and the
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.

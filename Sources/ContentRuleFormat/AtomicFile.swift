@@ -17,7 +17,8 @@
 /// is refused — renaming over it would replace the device node.
 ///
 /// A file replaced keeps its permission bits; a new file gets `0666` less the process's umask (the
-/// mode `open(2)` would give it).
+/// mode `open(2)` would give it). The replacement is a new inode: other hard links to the old file
+/// keep the old contents (as with `sed -i` or `rsync`).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
     /// - Throws: ``BinaryRuleListError/io(path:operation:message:)`` with the failing step and `strerror`
