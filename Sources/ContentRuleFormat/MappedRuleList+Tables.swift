@@ -137,14 +137,12 @@ extension MappedRuleList {
             sink &+= UInt64(bytes.u32(sections.rules.offset + Int(truncatingIfNeeded: value >> 32) * layout.size))
         }
         for value in candidates {
-            let pattern = rule(Int(truncatingIfNeeded: value >> 32)).pattern
-            let offset = sections.patterns.offset + pattern * 16
-            sink &+= UInt64(bytes.u32(offset + 8))
+            sink &+= UInt64(bytes.u32(patternRecord(rule(Int(truncatingIfNeeded: value >> 32)).pattern) + 8))
         }
         // The required literals' first bytes (the compare after the gram hit reads them).
         let strings = sections.strings.offset
         for value in candidates {
-            let offset = sections.patterns.offset + rule(Int(truncatingIfNeeded: value >> 32)).pattern * 16
+            let offset = patternRecord(rule(Int(truncatingIfNeeded: value >> 32)).pattern)
             if bytes.u32(offset + 12) & 0xFF != 0 {
                 sink &+= UInt64(bytes.base.load(fromByteOffset: strings + Int(bytes.u32(offset + 8)), as: UInt8.self))
             }
@@ -156,10 +154,15 @@ extension MappedRuleList {
         RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
     }
 
+    /// Where pattern `id`'s PATS record is in the file.
+    @inlinable @inline(__always) func patternRecord(_ id: Int) -> Int {
+        sections.patterns.offset + id * 16
+    }
+
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
     @inlinable @inline(__always) public func pattern(_ id: Int) -> PatternRecord {
-        let offset = sections.patterns.offset + id * 16
+        let offset = patternRecord(id)
         let strings = sections.strings.offset
         let packed = bytes.u32(offset + 4)
         let flags = packed >> 26
@@ -470,10 +473,6 @@ enum RecentGrams {
     static func count(_ length: Int) -> Int { length >= 256 ? 64 : 8 }
 }
 
-/// The literal-index slots one URL scan has already taken rules from. The first 16 are held inline
-/// (no allocation): most URLs hit few distinct grams. Beyond those, an open-addressing set sized by the
-/// slots seen (not by the table). A 64-bit filter of all recorded slots answers most new slots without
-/// a compare.
 /// The literal-index slots one URL scan has already taken rules from.
 protocol TakenSlots {
     /// Records `slot`; false when it was recorded before.
@@ -496,6 +495,10 @@ struct SlotBits: TakenSlots {
     }
 }
 
+/// The literal-index slots one URL scan has already taken rules from. The first 16 are held inline
+/// (no allocation): most URLs hit few distinct grams. Beyond those, an open-addressing set sized by the
+/// slots seen (not by the table). A 64-bit filter of all recorded slots answers most new slots without
+/// a compare.
 struct SeenSlots: TakenSlots {
     typealias Eight = (Int, Int, Int, Int, Int, Int, Int, Int)
     /// The first slots recorded, in order (`low` then `high`); -1 = none.

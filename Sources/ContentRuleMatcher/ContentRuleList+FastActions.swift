@@ -4,6 +4,10 @@ import ContentRuleURL
 import PCRE2Support
 
 extension ContentRuleList {
+    /// The candidate count from which their records are read in a pass of their own first
+    /// (`MappedRuleList.touchRecords(of:)`).
+    static let touchFrom = 32
+
     /// The actions this list takes for `load` (WebKit `actionsFromContentRuleList`, spec §4.5–§4.8).
     ///
     /// Same answer as ``referenceActions(for:)``, found without trying every rule:
@@ -20,10 +24,6 @@ extension ContentRuleList {
     /// - Complexity: O(URL length + candidate rules × URL length), plus, once per distinct top URL,
     ///   O(top URL length × its dots + top-URL condition values), and once per distinct (top URL,
     ///   flags), O(universal rules) at most (O(1) when no universal rule's condition matched).
-    /// The candidate count from which their records are read in a pass of their own first
-    /// (`MappedRuleList.touchRecords(of:)`).
-    static let touchFrom = 32
-
     public func actions(for load: ResourceLoadInfo) -> ContentRuleListActions {
         PCRE2Scratch.withCurrentThread { actions(for: load, scratch: $0) }
     }

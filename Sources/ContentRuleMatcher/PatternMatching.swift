@@ -220,7 +220,7 @@ extension ContentRuleList {
     /// from `subject` answers at once; without, it is the first byte.
     ///
     /// When `byteCounts` are a long URL's (``LoweredURL`` with room for ``URLGramTable``), the
-    /// searches of the request are costed (the bytes they scan, the occurrences they follow) and, once
+    /// searches of the request are costed (the occurrences of their anchor bytes they follow) and, once
     /// they cost as much as building it, the table of the URL's 4-byte grams is built: from then on a
     /// needle with a gram the URL lacks answers at once, without a search. A search that reaches that
     /// cost midway builds it and asks it before going on.

@@ -39,6 +39,8 @@ public enum PCRE2ASCIISubject {
         var index = 0
         // Groups open at `index` (outside classes and escapes).
         var depth = 0
+        // Before an end anchor, greedy is the fast order (`.*=\z` looks at the end once).
+        let endsAnchored = source.reversed().starts(with: Array(#"\z"#.utf8).reversed())
         while index < source.count {
             switch source[index] {
             case UInt8(ascii: "\\"):
@@ -54,7 +56,7 @@ public enum PCRE2ASCIISubject {
                 if source[index..<end].elementsEqual(universalClass) {
                     out.append(UInt8(ascii: "."))
                     changed = true
-                    if depth == 0 && isGreedyStarBeforeMore(source, at: end) {
+                    if depth == 0 && !endsAnchored && isGreedyStarBeforeMore(source, at: end) {
                         out.append(contentsOf: Array("*?".utf8))
                         index = end + 1
                         continue
@@ -79,15 +81,10 @@ public enum PCRE2ASCIISubject {
         return changed ? String(decoding: out, as: UTF8.self) : nil
     }
 
-    /// Whether `source` has, at `index`, a greedy `*` (not `*?` or `*+`) followed by more, in a text
-    /// that does not end with `\z` (before an end anchor, greedy is the fast order: `.*=\z` looks at
-    /// the end once).
+    /// Whether `source` has, at `index`, a greedy `*` (not `*?` or `*+`) followed by more.
     private static func isGreedyStarBeforeMore(_ source: [UInt8], at index: Int) -> Bool {
         guard index < source.count, source[index] == UInt8(ascii: "*") else { return false }
         let next = index + 1
-        guard next < source.count, source[next] != UInt8(ascii: "?"), source[next] != UInt8(ascii: "+") else {
-            return false
-        }
-        return !source.reversed().starts(with: Array(#"\z"#.utf8).reversed())
+        return next < source.count && source[next] != UInt8(ascii: "?") && source[next] != UInt8(ascii: "+")
     }
 }
