@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// Sizes, tags and bit assignments of binary rule list version 4, shared by the writer and the reader.
+/// Sizes, tags and bit assignments of binary rule list version 5, shared by the writer and the reader.
 /// `Documentation/BinaryFormat.md` describes the same layout in prose.
 enum Layout {
     static let signature: [UInt8] = [0x89, 0x43, 0x42, 0x52, 0x4C, 0x0D, 0x0A, 0x1A]
@@ -27,6 +27,7 @@ enum Layout {
         case topURLRules = 0x4350_4F54  // "TOPC"
         case literalHash = 0x4D52_474C  // "LGRM"
         case literalPostings = 0x5453_504C  // "LPST"
+        case hostHash = 0x4D52_4748  // "HGRM"
         case alwaysChecked = 0x5357_4C41  // "ALWS"
         case universal = 0x5649_4E55  // "UNIV"
         case actions = 0x4E54_4341  // "ACTN"
@@ -56,7 +57,8 @@ enum Layout {
     // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
     // method << 4, then pattern, condition + 1 (0 = none) and action slot in as few bits as their counts need.
     enum Entry: UInt8 {
-        /// Filed in the literal index under a gram of its required literal.
+        /// Filed in the literal index under a gram of its required literal, or (a host-anchored
+        /// pattern) in the host index under the beginning of its required literal.
         case literal = 0
         /// Reached through its `if-domain` entries (no usable literal).
         case domain = 1
@@ -111,6 +113,12 @@ enum Layout {
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
     static let inlinePosting: UInt32 = 0x8000_0000
+
+    // HGRM slot (4 bytes): check byte << 24 | value (23 bits) | hostInlinePosting; 0 = empty (a used
+    // slot's check byte is never 0). The value is the key's only rule (with the flag) or an LPST offset.
+    static let hostCheckShift: UInt32 = 24
+    static let hostInlinePosting: UInt32 = 0x80_0000
+    static let hostValueMask: UInt32 = 0x7F_FFFF
 
     /// `ActionType.allCases` and `TriggerCondition.Kind.allCases`, made once (`allCases` builds a new array per call).
     static let actionTypes = ActionType.allCases
@@ -242,6 +250,26 @@ public enum IndexHash {
     /// than once in the URL.
     @inlinable @inline(__always) public static func gramRepeatBit(_ gram: UInt32) -> UInt64 {
         1 &<< ((UInt64(gram) &* 0xD6E8_FEB8_6659_FD93) &>> 58)
+    }
+
+    /// The prefix lengths the host index files required literals under: the longest of them that the
+    /// literal has (``hostKey(_:_:length:)``). Longest first.
+    public static let hostKeyLengths = [16, 8, 4]
+
+    /// The host index's hash of the `length` bytes (4, 8 or 16) whose first 8 bytes, or the first 4
+    /// zero-extended, are `first` (little-endian) and, for 16, whose last 8 are `second`: its slot is
+    /// `hash >> 32` masked, its check byte the low byte (1 when that is 0).
+    @inline(__always) public static func hostKey(_ first: UInt64, _ second: UInt64, length: Int) -> UInt64 {
+        var hash = (first &* 0x9E37_79B9_7F4A_7C15) ^ (second &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: length)
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        return hash ^ (hash >> 32)
+    }
+
+    /// The HGRM check byte of a ``hostKey(_:_:length:)`` hash, in place (never 0).
+    @inline(__always) public static func hostCheck(_ hash: UInt64) -> UInt32 {
+        let low = UInt32(truncatingIfNeeded: hash) & 0xFF
+        return (low | (low == 0 ? 1 : 0)) << Layout.hostCheckShift
     }
 
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.

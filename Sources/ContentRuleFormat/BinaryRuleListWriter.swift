@@ -54,6 +54,8 @@ struct BinaryRuleListWriter {
         var rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)] = []
         rules.reserveCapacity(list.rules.count)
         var literals: [(rule: Int32, literal: Range<Int>)] = []
+        // Rules with a host-anchored PCRE2 url-filter and a usable literal (``HostIndex``).
+        var hostLiterals: [(rule: Int32, literal: Range<Int>)] = []
         var always: [UInt32] = []
         var universal: [UInt32] = []
         var fallbacks = ByteWriter()
@@ -85,6 +87,7 @@ struct BinaryRuleListWriter {
             let required = requiredRange(Int(patternID))
             let entry = Self.entry(rule, required: required, in: patterns.bytes)
             switch entry {
+            case .literal where isHostAnchored(Int(patternID)): hostLiterals.append((number, required))
             case .literal: literals.append((number, required))
             case .always: always.append(UInt32(number))
             case .universal where rule.condition == nil || rule.condition!.kind.isInverted:
@@ -114,7 +117,7 @@ struct BinaryRuleListWriter {
         writeDomains()  // first: the domain texts open STRS
         writePatterns()
         writeRemovedSources(list)
-        (sections[.literalHash], sections[.literalPostings]) = LiteralIndex.build(literals, in: patterns.bytes)
+        writeLiteralIndexes(literals, hostLiterals, ruleCount: list.rules.count)
         writeActions(list.actionSlots)
         var meta = ByteWriter()
         meta.u32(UInt32(list.sourceRuleCount))
@@ -159,6 +162,32 @@ struct BinaryRuleListWriter {
             }
         }
         return bytes
+    }
+
+    /// LGRM, LPST and HGRM: the host-anchored rules in the host index when its slots can hold their
+    /// numbers and postings, else in the literal index with the others.
+    private mutating func writeLiteralIndexes(
+        _ literals: [(rule: Int32, literal: Range<Int>)], _ hostLiterals: [(rule: Int32, literal: Range<Int>)],
+        ruleCount: Int
+    ) {
+        var (table, postings) = LiteralIndex.build(literals, in: patterns.bytes)
+        let host = HostIndex.build(
+            hostLiterals.map { ($0.rule, required(range: $0.literal)) }, postingsBase: postings.count / 4)
+        if HostIndex.fits(rules: ruleCount, postingWords: (postings.count + host.postings.count) / 4) {
+            postings += host.postings
+            sections[.hostHash] = host.table
+        } else {
+            (table, postings) = LiteralIndex.build(literals + hostLiterals, in: patterns.bytes)
+            sections[.hostHash] = []
+        }
+        sections[.literalHash] = table
+        sections[.literalPostings] = postings
+    }
+
+    /// Whether pattern `id` is a host-anchored PCRE2 pattern (``isHostAnchored(_:_:)``).
+    private func isHostAnchored(_ id: Int) -> Bool {
+        patterns.bytes[patterns.range(id).lowerBound] == Layout.PatternKind.regex.rawValue
+            && Self.isHostAnchored(patterns.bytes[textRange(id)], required(id))
     }
 
     /// How the fast matcher reaches a rule (see ``Layout/Entry``).
@@ -243,8 +272,11 @@ struct BinaryRuleListWriter {
 
     /// Pattern `id`'s required literal as stored: a prefix of a literal every matching URL contains is one
     /// too, so a longer one is cut to ``Layout/maximumRequiredLength``.
-    private func required(_ id: Int) -> ArraySlice<UInt8> {
-        patterns.bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
+    private func required(_ id: Int) -> ArraySlice<UInt8> { required(range: requiredRange(id)) }
+
+    /// The stored part of the required literal at `range` in `patterns.bytes`.
+    private func required(range: Range<Int>) -> ArraySlice<UInt8> {
+        patterns.bytes[range].prefix(Layout.maximumRequiredLength)
     }
 
     /// Whether the PCRE2 text `text` is ``Layout/hostAnchor`` followed by `required` (lower-cased,

@@ -110,7 +110,7 @@ struct Validator {
     /// the first in this order is the one reported.
     enum Phase: Int, CaseIterable, Comparable {
         case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
-        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, actions, selectorSymbols
+        case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, hostIndex, actions, selectorSymbols
 
         static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
     }
@@ -159,6 +159,8 @@ struct Validator {
         case .universal: return end(sections.universal, .universal)
         case .literalIndex:
             return max(end(sections.literalHash, .literalHash), end(sections.literalPostings, .literalPostings))
+        case .hostIndex:
+            return max(end(sections.hostHash, .hostHash), end(sections.literalPostings, .literalPostings))
         case .actions: return max(end(sections.actions, .actions), end(sections.actionPayloads, .actionPayloads))
         case .selectorSymbols: return end(sections.selectorSymbols, .selectorSymbols)
         }
@@ -201,6 +203,7 @@ struct Validator {
         case .alwaysChecked: try checkAscendingList(sections.alwaysChecked, below: ruleCount, "always-checked rule")
         case .universal: try checkAscendingList(sections.universal, below: ruleCount, "universal rule")
         case .literalIndex: gramFilter = try checkLiteralIndex()
+        case .hostIndex: try checkHostIndex()
         case .actions: activeActions = try checkActions()
         case .selectorSymbols:
             // Two tables of 255 u8 lengths (1...8), then 8 bytes per symbol; coded texts need no check (255 is
@@ -475,6 +478,47 @@ struct Validator {
         }
         guard empty else { throw fail(table.offset, "literal index has no empty slot") }
         return filter
+    }
+
+    /// HGRM: a power-of-two table (or none) with an empty slot; each used slot's rule below the rule
+    /// count, or its LPST list inside LPST with every rule below the rule count; an empty slot all 0.
+    private func checkHostIndex() throws(BinaryRuleListError) {
+        let table = sections.hostHash
+        let postings = sections.literalPostings
+        guard table.count & (table.count &- 1) == 0 else {
+            throw fail(table.offset, "host index size is not a power of two")
+        }
+        let rules = UInt32(truncatingIfNeeded: ruleCount)
+        let listsChecked = postings.count == 0 || largestWord(postings) < rules
+        var empty = table.count == 0
+        var offset = table.offset
+        let end = offset &+ table.count &* 4
+        while offset < end {
+            defer { offset &+= 4 }
+            let slot = bytes.u32(offset)
+            guard slot >> Layout.hostCheckShift != 0 else {
+                guard slot == 0 else { throw fail(offset, "host index slot without check byte") }
+                empty = true
+                continue
+            }
+            let value = slot & Layout.hostValueMask
+            if slot & Layout.hostInlinePosting != 0 {
+                guard value < rules else { throw fail(offset, "host posting out of range") }
+                continue
+            }
+            let start = Int(value)
+            guard start < postings.count,
+                Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
+            else { throw fail(offset, "host postings out of range") }
+            if listsChecked { continue }
+            var entry = postings.offset &+ (start &+ 1) &* 4
+            let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
+            while entry < entriesEnd {
+                guard bytes.u32(entry) < rules else { throw fail(entry, "host posting out of range") }
+                entry &+= 4
+            }
+        }
+        guard empty else { throw fail(table.offset, "host index has no empty slot") }
     }
 
     /// ACTN: type known; ends ascending and inside APAY (selector codes need no check, see SYMB);

@@ -15,7 +15,7 @@ public enum FileLoading: Sendable {
     case copied
 }
 
-/// A version-4 binary rule list, read in place from a memory map (or from bytes in memory).
+/// A version-5 binary rule list, read in place from a memory map (or from bytes in memory).
 ///
 /// Opening checks the header, the section table and the checksum, then every offset, index and
 /// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
@@ -142,6 +142,7 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var topURLRules = Section(offset: 0, count: 0)
     @usableFromInline var literalHash = Section(offset: 0, count: 0)
     @usableFromInline var literalPostings = Section(offset: 0, count: 0)
+    @usableFromInline var hostHash = Section(offset: 0, count: 0)
     @usableFromInline var alwaysChecked = Section(offset: 0, count: 0)
     @usableFromInline var universal = Section(offset: 0, count: 0)
     @usableFromInline var actions = Section(offset: 0, count: 0)
@@ -224,6 +225,7 @@ public final class MappedRuleList: Sendable {
         topURLRules = section(.topURLRules)
         literalHash = section(.literalHash)
         literalPostings = section(.literalPostings)
+        hostHash = section(.hostHash)
         alwaysChecked = section(.alwaysChecked)
         universal = section(.universal)
         actions = section(.actions)
@@ -233,10 +235,10 @@ public final class MappedRuleList: Sendable {
     }
 }
 
-/// The binary rule list file format, version 4 (see `Documentation/BinaryFormat.md`).
+/// The binary rule list file format, version 5 (see `Documentation/BinaryFormat.md`).
 public enum BinaryRuleList {
     /// The version this build writes and reads.
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
     /// The number of sections a file of this version has (its section table's length).
     public static var sectionCount: Int { Layout.Tag.allCases.count }
 

@@ -58,6 +58,9 @@ extension ContentRuleList {
                         firstCandidate + alwaysChecked.count + entry.domainCandidates.count + 64)
                     for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
+                    rules.collectHostCandidates(
+                        lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
+                        into: &candidates)
                     for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
                     if candidates.count - firstCandidate >= Self.touchFrom {
                         scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])

@@ -62,10 +62,10 @@ extension ContentRuleList {
         _ id: Int, _ pattern: PatternRecord, _ subject: UnsafeBufferPointer<UInt8>, prefilter lowered: LoweredURL?,
         gram: GramHit, _ scratch: PCRE2Scratch
     ) -> Bool {
-        if let lowered, pattern.hostAnchored, !Self.holdsAfterHostAnchor(pattern.required, lowered) {
-            return false
-        }
-        if let lowered, !pattern.required.isEmpty {
+        if let lowered, pattern.hostAnchored {
+            // Where it holds, the URL contains the required literal.
+            guard Self.holdsAfterHostAnchor(pattern.required, lowered) else { return false }
+        } else if let lowered, !pattern.required.isEmpty {
             let found =
                 gram.at >= 0
                 ? Self.containsFromGram(

@@ -10,7 +10,8 @@ import Testing
     /// tag, reserved, offset, length).
     static func section(_ tag: String, in bytes: [UInt8]) -> Int {
         let wanted = Array(tag.utf8)
-        for entry in stride(from: 64, to: 64 + 20 * 16, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
+        let end = 64 + BinaryRuleList.sectionCount * 16
+        for entry in stride(from: 64, to: end, by: 16) where Array(bytes[entry..<(entry + 4)]) == wanted {
             return (0..<4).reduce(0) { $0 | Int(bytes[entry + 8 + $1]) << (8 * $1) }
         }
         Issue.record("no section \(tag)")

@@ -71,12 +71,12 @@ import Testing
         bytes[1] = 0x44
         #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: bytes) }
         bytes = Self.sample
-        #expect(BinaryRuleList.version == 4)
-        // Earlier and later versions, including version 2 (16-byte rules, 20-byte patterns) and version 3
-        // (no host-anchored patterns), are refused.
-        for version: UInt8 in [9, 1, 2, 3] {
+        #expect(BinaryRuleList.version == 5)
+        // Earlier and later versions, including version 2 (16-byte rules, 20-byte patterns), version 3
+        // (no host-anchored patterns) and version 4 (no host index), are refused.
+        for version: UInt8 in [9, 1, 2, 3, 4] {
             bytes[8] = version
-            #expect(throws: BinaryRuleListError.unsupportedVersion(found: UInt32(version), supported: 4)) {
+            #expect(throws: BinaryRuleListError.unsupportedVersion(found: UInt32(version), supported: 5)) {
                 try MappedRuleList(bytes: bytes)
             }
         }
