@@ -1,12 +1,12 @@
 extension MappedRuleList {
     /// Appends the rules of the host index (HGRM) that may match `url` (lower-cased), each as
-    /// `rule << 32` (no gram position): those filed under a prefix of 16, 8 or 4 bytes of `url` at
+    /// `rule << 32` (no gram position): those filed under a prefix of 24, 16, 8 or 4 bytes of `url` at
     /// `hostStart` or at `afterFirstLabel` (each -1 when absent). A host-anchored url-filter matches
     /// only where its required literal begins at one of those two places, so every rule that can match
     /// is appended; the others a hash collision adds are ruled out by the rule's own checks. A rule can
     /// be appended twice (its prefix at both places).
     ///
-    /// - Complexity: O(1) probes (at most six) plus the rules appended.
+    /// - Complexity: O(1) probes (at most eight) plus the rules appended.
     public func collectHostCandidates(
         _ url: UnsafeBufferPointer<UInt8>, hostStart: Int, afterFirstLabel: Int, into candidates: inout [UInt64]
     ) {
@@ -23,10 +23,16 @@ extension MappedRuleList {
         guard available >= 4 else { return }
         if available >= 8 {
             let first = url.u64(start)
-            if available >= 16 { probeHostIndex(IndexHash.hostKey(first, url.u64(start &+ 8), length: 16), &candidates) }
-            probeHostIndex(IndexHash.hostKey(first, 0, length: 8), &candidates)
+            if available >= 16 {
+                let second = url.u64(start &+ 8)
+                if available >= 24 {
+                    probeHostIndex(IndexHash.hostKey(first, second, url.u64(start &+ 16), length: 24), &candidates)
+                }
+                probeHostIndex(IndexHash.hostKey(first, second, 0, length: 16), &candidates)
+            }
+            probeHostIndex(IndexHash.hostKey(first, 0, 0, length: 8), &candidates)
         }
-        probeHostIndex(IndexHash.hostKey(UInt64(url.u32(start)), 0, length: 4), &candidates)
+        probeHostIndex(IndexHash.hostKey(UInt64(url.u32(start)), 0, 0, length: 4), &candidates)
     }
 
     /// Appends the rules of every HGRM slot on `hash`'s probe sequence whose check byte is `hash`'s.

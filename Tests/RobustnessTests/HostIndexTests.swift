@@ -12,13 +12,14 @@ import Testing
 /// or 4 bytes and found from the URL's bytes just after `://` or after the first label's dot; other
 /// rules stay in the literal index. The answers are the reference matcher's.
 @Suite struct HostIndexTests {
-    /// Host-anchored url-filters with literals of 4–7, 8–15 and 16 or more bytes, several sharing a
-    /// 16-byte beginning (an LPST list) or a whole literal; one with a path after the host; then rules
+    /// Host-anchored url-filters with literals of 4–7, 8–15, 16–23 and 24 or more bytes, several sharing
+    /// a 24-byte beginning (an LPST list) or a whole literal; one with a path after the host; then rules
     /// the host index does not take: a literal, a PCRE2 url-filter that is not host-anchored, one whose
     /// literal is too short.
     static let hosts = [
         "ads.x", "track.example", "metrics.example-analytics.test", "metrics.example-analytics.test",
         "metrics.example-analytics.test.cdn", "b.doubleclick.net/pagead", "pixel.test", "stat.io",
+        "ads.example-cdn.net",
     ]
     static let json: String = {
         var rules = hosts.map { host in
@@ -60,24 +61,29 @@ import Testing
 
     @Test func hostAnchoredRulesAreFoundAtTheHostOnly() throws {
         let mapped = try Self.mapped()
-        // The two metrics rules share their literal (a list of two); the third shares their first 16 bytes.
+        // The two metrics rules share their literal; the third shares their first 24 bytes (a list of three).
+        // Elsewhere in the URL, or after two labels, a literal is not looked up; a probe can still meet
+        // another key's slot with its check byte (1 in 255 per slot visited), whose rules the matcher's
+        // own checks rule out: at most a few such candidates over all these URLs.
+        var misplaced: [String] = []
         for (number, host) in Self.hosts.enumerated() {
             for url in ["https://\(host)/x", "http://www.\(host)", "wss://A1-b.\(host.uppercased())?q"] {
                 #expect(Self.hostCandidates(mapped, url).contains(number), "\(url)")
             }
             #expect(!Self.literalCandidates(mapped, "https://\(host)/x").contains(number), "\(host)")
-            // Elsewhere in the URL, or after two labels: not a candidate.
-            for url in ["https://site.test/\(host)", "https://a.b.\(host)/", "ftp://\(host)/"] {
-                #expect(!Self.hostCandidates(mapped, url).contains(number), "\(url)")
+            for url in ["https://site.test/\(host)", "https://a.b.\(host)/", "ftp://\(host)/"]
+            where Self.hostCandidates(mapped, url).contains(number) {
+                misplaced.append(url)
             }
         }
+        #expect(misplaced.count <= 2, "\(misplaced)")
         // The rules the host index does not take are not in it.
         let all = Self.hosts.map { "https://\($0)/" } + ["https://a.b/", "https://www.track.example/"]
         for url in all {
             let found = Self.hostCandidates(mapped, url)
             #expect(found.allSatisfy { $0 < Self.hosts.count }, "\(url)")
         }
-        #expect(Self.literalCandidates(mapped, "https://a.b.track.example/").isSuperset(of: [8, 9]))
+        #expect(Self.literalCandidates(mapped, "https://a.b.track.example/").isSuperset(of: [Self.hosts.count, Self.hosts.count + 1]))
     }
 
     @Test func answersEqualTheReferenceMatcher() throws {
@@ -112,7 +118,7 @@ import Testing
         let listed = try #require(slots.first { slot(sample, $0) != 0 && slot(sample, $0) & Layout.hostInlinePosting == 0 })
         let empty = try #require(slots.first { slot(sample, $0) == 0 })
         let cases: [(at: Int, value: UInt32, reported: Int)] = [
-            (inline, slot(sample, inline) & ~Layout.hostValueMask | 11, inline),  // rule 11 of 11
+            (inline, slot(sample, inline) & ~Layout.hostValueMask | UInt32(list.rules.count), inline),  // no such rule
             (listed, slot(sample, listed) & ~Layout.hostValueMask | 0x7F_FFFF, listed),  // past LPST
             (empty, 5, empty),  // no check byte, not 0
         ]
@@ -128,7 +134,7 @@ import Testing
         }
         BinaryRuleListRobustnessTests.fixChecksum(&full)
         BinaryRuleListOpeningTests.expectMalformed(full, reportedAt: table, "no empty slot")
-        // The sample itself opens: its table is 16 slots (11 rules, at most 70% full).
+        // The sample itself opens: its table is 16 slots (7 keys, at most 70% full).
         #expect(slots.count == 16)
         _ = try MappedRuleList(bytes: sample)
     }
