@@ -55,7 +55,8 @@ enum HostIndex {
             if end - start == 1 {
                 slots[slot] = IndexHash.hostCheck(hash) | Layout.hostInlinePosting | keyed[start].rule
             } else {
-                slots[slot] = IndexHash.hostCheck(hash) | UInt32(truncatingIfNeeded: postingsBase + postings.bytes.count / 4)
+                slots[slot] =
+                    IndexHash.hostCheck(hash) | UInt32(truncatingIfNeeded: postingsBase + postings.bytes.count / 4)
                 postings.u32(UInt32(end - start))
                 for index in start..<end { postings.u32(keyed[index].rule) }
             }

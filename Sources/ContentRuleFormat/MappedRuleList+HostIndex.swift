@@ -18,7 +18,9 @@ extension MappedRuleList {
 
     /// ``collectHostCandidates(_:hostStart:afterFirstLabel:into:)`` at one place.
     @inline(__always)
-    private func collectHostCandidates(_ url: UnsafeBufferPointer<UInt8>, at start: Int, into candidates: inout [UInt64]) {
+    private func collectHostCandidates(
+        _ url: UnsafeBufferPointer<UInt8>, at start: Int, into candidates: inout [UInt64]
+    ) {
         let available = url.count &- start
         guard available >= 4 else { return }
         if available >= 8 {

@@ -24,7 +24,8 @@ import Testing
     static let json: String = {
         var rules = hosts.map { host in
             let escaped = host.replacingOccurrences(of: ".", with: "\\\\.").replacingOccurrences(of: "/", with: "\\\\/")
-            return #"{"trigger":{"url-filter":"^[htpsw]+:\\/\\/([a-z0-9-]+\\.)?\#(escaped)([\\/:&\\?].*)?$"},"action":{"type":"block"}}"#
+            return
+                #"{"trigger":{"url-filter":"^[htpsw]+:\\/\\/([a-z0-9-]+\\.)?\#(escaped)([\\/:&\\?].*)?$"},"action":{"type":"block"}}"#
         }
         rules += [
             #"{"trigger":{"url-filter":"track.example"},"action":{"type":"block-cookies"}}"#,
@@ -83,14 +84,19 @@ import Testing
             let found = Self.hostCandidates(mapped, url)
             #expect(found.allSatisfy { $0 < Self.hosts.count }, "\(url)")
         }
-        #expect(Self.literalCandidates(mapped, "https://a.b.track.example/").isSuperset(of: [Self.hosts.count, Self.hosts.count + 1]))
+        #expect(
+            Self.literalCandidates(mapped, "https://a.b.track.example/").isSuperset(of: [
+                Self.hosts.count, Self.hosts.count + 1,
+            ]))
     }
 
     @Test func answersEqualTheReferenceMatcher() throws {
         let matcher = ContentRuleList(identifier: "h", rules: try Self.mapped())
         var urls: [String] = []
         for host in Self.hosts + ["a.b", "track.examples", "metrics.example-analytics.tes", "ads.xy"] {
-            for shape in ["https://%/", "http://w.%", "https://%:8080/p", "https://%?a", "https://x.y.%/", "https://z/%"] {
+            for shape in [
+                "https://%/", "http://w.%", "https://%:8080/p", "https://%?a", "https://x.y.%/", "https://z/%",
+            ] {
                 urls.append(shape.replacingOccurrences(of: "%", with: host))
             }
         }
@@ -115,7 +121,8 @@ import Testing
             (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) }
         }
         let inline = try #require(slots.first { slot(sample, $0) & Layout.hostInlinePosting != 0 })
-        let listed = try #require(slots.first { slot(sample, $0) != 0 && slot(sample, $0) & Layout.hostInlinePosting == 0 })
+        let listed = try #require(
+            slots.first { slot(sample, $0) != 0 && slot(sample, $0) & Layout.hostInlinePosting == 0 })
         let empty = try #require(slots.first { slot(sample, $0) == 0 })
         let cases: [(at: Int, value: UInt32, reported: Int)] = [
             (inline, slot(sample, inline) & ~Layout.hostValueMask | UInt32(list.rules.count), inline),  // no such rule
