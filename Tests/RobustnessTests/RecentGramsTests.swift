@@ -222,14 +222,21 @@ import Testing
     @Test func loweredBytesAndCountsEqualAByteByBytePass() {
         var generator = SeededGenerator(seed: 11)
         for length in 0...40 {
-            let url = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let expected = url.map(IndexHash.lowercased)
-            var counts = [Int32](repeating: 0, count: 256)
-            for byte in expected { counts[Int(byte)] += 1 }
-            url.withUnsafeBufferPointer { buffer in
-                LoweredURL.with(buffer) { lowered in
-                    #expect(Array(lowered.bytes) == expected, "\(length)")
-                    #expect(Array(lowered.byteCounts) == counts, "\(length)")
+            // Any bytes; ASCII bytes 1–127 only; and those with one high byte somewhere.
+            let any = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let ascii = (0..<length).map { _ in UInt8.random(in: 1...127, using: &generator) }
+            var high = ascii
+            if length > 0 { high[Int.random(in: 0..<length, using: &generator)] = 0x80 }
+            for url in [any, ascii, high] {
+                let expected = url.map(IndexHash.lowercased)
+                var counts = [Int32](repeating: 0, count: 256)
+                for byte in expected { counts[Int(byte)] += 1 }
+                url.withUnsafeBufferPointer { buffer in
+                    LoweredURL.with(buffer) { lowered in
+                        #expect(Array(lowered.bytes) == expected, "\(length)")
+                        #expect(Array(lowered.byteCounts) == counts, "\(length)")
+                        #expect(lowered.isASCIIWithoutNUL == url.allSatisfy { $0 >= 1 && $0 <= 127 }, "\(length)")
+                    }
                 }
             }
         }
