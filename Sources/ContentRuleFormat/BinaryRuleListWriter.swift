@@ -170,7 +170,8 @@ struct BinaryRuleListWriter {
         _ literals: [(rule: Int32, literal: Range<Int>)], _ hostLiterals: [(rule: Int32, literal: Range<Int>)],
         ruleCount: Int
     ) {
-        var (table, postings) = LiteralIndex.build(literals, in: patterns.bytes)
+        var (table, postings) = LiteralIndex.build(
+            literals, alsoCounted: hostLiterals.map(\.literal), in: patterns.bytes)
         let host = HostIndex.build(
             hostLiterals.map { ($0.rule, required(range: $0.literal)) }, postingsBase: postings.count / 4)
         if HostIndex.fits(rules: ruleCount, postingWords: (postings.count + host.postings.count) / 4) {

@@ -146,6 +146,26 @@ import Testing
         _ = try MappedRuleList(bytes: sample)
     }
 
+    /// The literal index files a literal under its gram that the fewest literals contain, counting the
+    /// host index's literals too (URL-like text): `abcd` of a host literal moves `abcdwxyz` to `bcdw`.
+    @Test func hostLiteralsCountInTheGramChoice() throws {
+        func grams(_ rules: [String]) throws -> Set<String> {
+            let json =
+                "["
+                + rules.map { #"{"trigger":{"url-filter":"\#($0)"},"action":{"type":"block"}}"# }
+                .joined(separator: ",") + "]"
+            let list = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+            let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(list))
+            return Set(
+                (0..<mapped.literalHashCapacity).map(mapped.literalGram).filter { $0 != 0 }.map { gram in
+                    String(decoding: withUnsafeBytes(of: gram.littleEndian) { Array($0) }, as: UTF8.self)
+                })
+        }
+        let host = #"^[htpsw]+:\\/\\/([a-z0-9-]+\\.)?abcdhost\\.test"#
+        #expect(try grams(["abcdwxyz"]) == ["abcd"])
+        #expect(try grams(["abcdwxyz", host]) == ["bcdw"])
+    }
+
     /// A list whose rule numbers or LPST offsets would not fit the slots' 23 bits keeps every rule in
     /// the literal index.
     @Test func slotLimits() {
