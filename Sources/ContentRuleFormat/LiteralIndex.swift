@@ -59,18 +59,24 @@ enum LiteralIndex {
         }
         var chosen: [UInt64] = []  // gram << 32 | rule
         chosen.reserveCapacity(literals.count)
+        // Per rule: its neighbour code (put beside the rule when the postings are written).
+        var codes = [UInt8](repeating: 0, count: Int(literals.map(\.rule).max() ?? -1) + 1)
         var position = 0
         for (rule, literal) in literals {
             var best = 0
             var bestCost = Int32.max
-            for _ in 0...(literal.count - IndexHash.gramLength) {
+            var offset = 0
+            for at in 0...(literal.count - IndexHash.gramLength) {
                 let id = Int(ids[position])
                 position += 1
+                // The first offset of the cheapest gram (a later offset of the same gram costs the same).
                 if costs[id] < bestCost {
                     best = id
                     bestCost = costs[id]
+                    offset = at
                 }
             }
+            codes[Int(rule)] = UInt8(neighbourCode(bytes[literal], gramAt: offset))
             chosen.append(UInt64(grams[best]) << 32 | UInt64(UInt32(bitPattern: rule)))
         }
         chosen.sort()
@@ -83,6 +89,11 @@ enum LiteralIndex {
         var offsets = [UInt32](repeating: 0, count: keys.count)
         var postings = ByteWriter()
         postings.reserve((chosen.count + distinct) * 4)
+        /// A posting: the rule with its neighbour code above it.
+        func posting(_ index: Int) -> UInt32 {
+            let rule = UInt32(truncatingIfNeeded: chosen[index])
+            return UInt32(codes[Int(rule)]) << Layout.neighbourCodeShift | rule
+        }
         var start = 0
         while start < chosen.count {
             let gram = UInt32(truncatingIfNeeded: chosen[start] >> 32)
@@ -93,11 +104,11 @@ enum LiteralIndex {
             keys[slot] = gram
             if end - start == 1 {
                 // The only rule of the gram, in the slot itself.
-                offsets[slot] = Layout.inlinePosting | UInt32(truncatingIfNeeded: chosen[start])
+                offsets[slot] = Layout.inlinePosting | posting(start)
             } else {
                 offsets[slot] = UInt32(postings.bytes.count / 4)
                 postings.u32(UInt32(end - start))
-                for index in start..<end { postings.u32(UInt32(truncatingIfNeeded: chosen[index])) }
+                for index in start..<end { postings.u32(posting(index)) }
             }
             start = end
         }
@@ -108,6 +119,19 @@ enum LiteralIndex {
             table.u32(offsets[slot])
         }
         return (table.bytes, postings.bytes)
+    }
+
+    /// The neighbour code of a literal filed under its gram at `offset` (its first occurrence there):
+    /// ``Layout/neighbourAfter`` | the low 6 bits of the byte after the gram, or, when the gram ends
+    /// the literal, the low 6 bits of the byte before it; 0 (no check) when the gram is the whole
+    /// literal or that code would be 0. Where the gram occurs once in a URL, an occurrence of the
+    /// literal has that byte there (``Layout/neighbourCodeShift``).
+    static func neighbourCode(_ literal: ArraySlice<UInt8>, gramAt offset: Int) -> UInt32 {
+        let start = literal.startIndex
+        if offset + IndexHash.gramLength < literal.count {
+            return Layout.neighbourAfter | UInt32(literal[start + offset + IndexHash.gramLength] & 0x3F)
+        }
+        return offset > 0 ? UInt32(literal[start + offset - 1] & 0x3F) : 0
     }
 
     /// Open-addressing map from a gram (never 0) to its dense id: one `gram << 32 | id` word per slot

@@ -134,15 +134,15 @@ extension MappedRuleList {
         var sink: UInt64 = 0
         let layout = sections.ruleLayout
         for value in candidates {
-            sink &+= UInt64(bytes.u32(sections.rules.offset + Int(truncatingIfNeeded: value >> 32) * layout.size))
+            sink &+= UInt64(bytes.u32(sections.rules.offset + IndexHash.candidateRule(value) * layout.size))
         }
         for value in candidates {
-            sink &+= UInt64(bytes.u32(patternRecord(rule(Int(truncatingIfNeeded: value >> 32)).pattern) + 8))
+            sink &+= UInt64(bytes.u32(patternRecord(rule(IndexHash.candidateRule(value)).pattern) + 8))
         }
         // The required literals' first bytes (the compare after the gram hit reads them).
         let strings = sections.strings.offset
         for value in candidates {
-            let offset = patternRecord(rule(Int(truncatingIfNeeded: value >> 32)).pattern)
+            let offset = patternRecord(rule(IndexHash.candidateRule(value)).pattern)
             if bytes.u32(offset + 12) & 0xFF != 0 {
                 sink &+= UInt64(bytes.base.load(fromByteOffset: strings + Int(bytes.u32(offset + 8)), as: UInt8.self))
             }
@@ -292,8 +292,10 @@ extension MappedRuleList {
     }
 
     /// Appends the rules filed under each distinct gram of `url` (lower-cased) that the literal index
-    /// holds, each as `rule << 32 | (position + 1)` where `position` is the first offset of the gram in
-    /// `url` (0 instead when it does not fit in 32 bits; the values sort by rule): a gram that occurs
+    /// holds, each as `code << 56 | rule << 32 | (position + 1)` where `position` is the first offset of
+    /// the gram in `url` (0 instead when it does not fit in 32 bits) and `code` the rule's neighbour
+    /// code (``IndexHash/neighbourAllows(_:_:gramAt:)``; read the rule with
+    /// ``IndexHash/candidateRule(_:)``): a gram that occurs
     /// many times in the URL adds its rules once, so a long URL repeating one literal costs a scan, not
     /// a sort of its repetitions. One gram-filter load per byte of the URL; a gram that passes it is
     /// looked up in a small direct-mapped table of the grams met again (`RecentGrams`) and, when not
@@ -395,7 +397,7 @@ extension MappedRuleList {
                     let position = UInt64(truncatingIfNeeded: url.count < 0xFFFF_FFFF ? at - 3 : 0)
                     let postings = sections.literalPostings.offset
                     if value & Layout.inlinePosting != 0 {
-                        // The gram's only rule, in its slot.
+                        // The gram's only rule (and its neighbour code), in its slot.
                         candidates.append(UInt64(value & ~Layout.inlinePosting) << 32 | position)
                     } else {
                         let start = postings + Int(value) * 4

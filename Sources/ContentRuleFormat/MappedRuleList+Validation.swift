@@ -57,10 +57,11 @@ struct Validator {
         guard stringInBounds(at: offset) else { throw fail(offset, "string out of bounds") }
     }
 
-    /// The largest u32 of `section` (0 when empty): one branch-free pass the compiler vectorizes.
-    private func largestWord(_ section: SectionOffsets.Section) -> UInt32 {
+    /// The largest u32 of `section`, each masked with `mask` (0 when empty): one branch-free pass the
+    /// compiler vectorizes.
+    private func largestWord(_ section: SectionOffsets.Section, mask: UInt32 = .max) -> UInt32 {
         var largest: UInt32 = 0
-        for index in 0..<section.count { largest = max(largest, bytes.u32(section.offset &+ index &* 4)) }
+        for index in 0..<section.count { largest = max(largest, bytes.u32(section.offset &+ index &* 4) & mask) }
         return largest
     }
 
@@ -409,7 +410,7 @@ struct Validator {
         // When every word of LPST (counts and rule numbers) is below the rule count, as in every
         // file the writer makes, only each slot's rule or range needs checking. That pass also brings
         // LPST into the cache for the slots' reads, which are in hash order.
-        if postings.count == 0 || largestWord(postings) < rules {
+        if postings.count == 0 || largestWord(postings, mask: Layout.postingRuleMask) < rules {
             // Branch-free, as slots are empty (gram 0), inline or not at random: the count is read at a
             // clamped index for every slot, and a bad slot only sets `outOfRange` (found again below).
             var smallestGram = UInt32.max
@@ -426,7 +427,7 @@ struct Validator {
                 smallestGram = min(smallestGram, gram)
                 // Inline: rule + 1 <= the rule count; list: start + 1 + count <= the LPST size.
                 let inline = value & Layout.inlinePosting != 0
-                let start = Int(value & ~Layout.inlinePosting)
+                let start = Int(inline ? value & Layout.postingRuleMask : value)
                 let count = Int(bytes.u32(countBase &+ (start < countLimit ? start : 0) &* 4))
                 let need = inline ? start &+ 1 : start &+ 1 &+ count
                 let limit = inline ? ruleCount : postings.count
@@ -441,7 +442,7 @@ struct Validator {
                     let value = bytes.u32(offset &+ 4)
                     let valid =
                         value & Layout.inlinePosting != 0
-                        ? value & ~Layout.inlinePosting < rules : listInRange(Int(value))
+                        ? value & Layout.postingRuleMask < rules : listInRange(Int(value))
                     guard valid else { throw fail(offset, "literal postings out of range") }
                 }
             }
@@ -462,14 +463,16 @@ struct Validator {
             }
             let value = bytes.u32(offset &+ 4)
             if value & Layout.inlinePosting != 0 {
-                guard value & ~Layout.inlinePosting < rules else { throw fail(offset, "literal posting out of range") }
+                guard value & Layout.postingRuleMask < rules else { throw fail(offset, "literal posting out of range") }
             } else {
                 let start = Int(value)
                 guard listInRange(start) else { throw fail(offset, "literal postings out of range") }
                 var entry = postings.offset &+ (start &+ 1) &* 4
                 let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
                 while entry < entriesEnd {
-                    guard bytes.u32(entry) < rules else { throw fail(entry, "literal posting out of range") }
+                    guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
+                        throw fail(entry, "literal posting out of range")
+                    }
                     entry &+= 4
                 }
             }
@@ -489,7 +492,7 @@ struct Validator {
             throw fail(table.offset, "host index size is not a power of two")
         }
         let rules = UInt32(truncatingIfNeeded: ruleCount)
-        let listsChecked = postings.count == 0 || largestWord(postings) < rules
+        let listsChecked = postings.count == 0 || largestWord(postings, mask: Layout.postingRuleMask) < rules
         var empty = table.count == 0
         var offset = table.offset
         let end = offset &+ table.count &* 4
@@ -514,7 +517,9 @@ struct Validator {
             var entry = postings.offset &+ (start &+ 1) &* 4
             let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
             while entry < entriesEnd {
-                guard bytes.u32(entry) < rules else { throw fail(entry, "host posting out of range") }
+                guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
+                    throw fail(entry, "host posting out of range")
+                }
                 entry &+= 4
             }
         }

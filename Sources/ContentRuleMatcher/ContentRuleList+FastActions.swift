@@ -66,9 +66,16 @@ extension ContentRuleList {
                         scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
                     }
                     for value in candidates[firstCandidate...] {
-                        let candidate = Int32(truncatingIfNeeded: value >> 32)
-                        let rule = rules.rule(Int(candidate))
                         let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
+                        // A gram met once: the byte its literal has beside it must be there too (no
+                        // record read for the many literals that share a gram with the URL only).
+                        if gram.at >= 0, repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(gram.at)) == 0,
+                            !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: gram.at)
+                        {
+                            continue
+                        }
+                        let candidate = Int32(truncatingIfNeeded: IndexHash.candidateRule(value))
+                        let rule = rules.rule(Int(candidate))
                         guard Self.flagsAdmit(rule, flags),
                             patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch)
                         else { continue }

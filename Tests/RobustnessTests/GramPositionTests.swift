@@ -1,10 +1,14 @@
 import ContentRuleMatcher
 import Testing
 
+@testable import ContentRuleFormat
+
 /// The fast matcher compares a candidate's literal where the literal index found its gram (the gram's
 /// first position, then its later occurrences) instead of searching the whole URL: the same rules
 /// fire as with the reference matcher when the gram occurs several times, inside the literal too,
-/// with case-sensitive and case-insensitive literals and with the required literal of a regex.
+/// with case-sensitive and case-insensitive literals and with the required literal of a regex. Where
+/// the gram occurs once, a candidate whose literal has another byte beside the gram than the URL has
+/// there is dropped before its records are read (its neighbour code).
 @Suite struct GramPositionTests {
     /// Rule number → url-filter (each rule has its own action: a css-display-none selector).
     static let rules: [(filter: String, caseSensitive: Bool)] = [
@@ -14,6 +18,7 @@ import Testing
         ("QwErTy", false),
         ("track[0-9]+er", false),  // a regex: its required literal "track" is checked in place
         ("aaaab", false),  // overlapping occurrences of the gram "aaaa"
+        ("mnopq", false),  // filed under "mnop" with the byte after it, "q"
     ]
 
     static let urls = [
@@ -33,6 +38,8 @@ import Testing
         "https://site.test/aaaaaaaab",
         "https://site.test/aaaaaaaa/aaab",
         "https://abcdxyz.test/",
+        "https://site.test/mnopx", "https://site.test/mnopq", "https://site.test/mnop",
+        "https://site.test/xmnopxmnopq", "https://site.test/MNOPQ",
     ]
 
     static var json: String {
@@ -46,5 +53,25 @@ import Testing
 
     @Test func sameRulesFireAsWithTheReferenceMatcher() throws {
         try Hostile.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
+    }
+
+    /// The code names the byte after the gram, else the one before it, else nothing (low 6 bits).
+    @Test func neighbourCodes() {
+        let after = LiteralIndex.neighbourCode(Array("mnopq".utf8)[...], gramAt: 0)
+        #expect(after == Layout.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F))
+        #expect(LiteralIndex.neighbourCode(Array("xmnop".utf8)[...], gramAt: 1) == UInt32(UInt8(ascii: "x") & 0x3F))
+        #expect(LiteralIndex.neighbourCode(Array("mnop".utf8)[...], gramAt: 0) == 0)
+        // '@' (0x40) before the gram: a code of 0, no check.
+        #expect(LiteralIndex.neighbourCode(Array("@mnop".utf8)[...], gramAt: 1) == 0)
+        let url = Array("https://site.test/mnopq".utf8)
+        url.withUnsafeBufferPointer { url in
+            let gramAt = url.count - 5
+            #expect(IndexHash.neighbourAllows(UInt64(after) << 56, url, gramAt: gramAt))
+            #expect(!IndexHash.neighbourAllows(UInt64(after) << 56, url, gramAt: gramAt + 1))  // past the end
+            let before = UInt64(UInt8(ascii: "/") & 0x3F) << 56
+            #expect(IndexHash.neighbourAllows(before, url, gramAt: gramAt))
+            #expect(!IndexHash.neighbourAllows(before, url, gramAt: 0))  // before the start
+            #expect(IndexHash.neighbourAllows(0, url, gramAt: 0))
+        }
     }
 }

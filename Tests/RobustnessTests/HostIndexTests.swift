@@ -50,14 +50,14 @@ import Testing
                 buffer, hostStart: hostStart, afterFirstLabel: afterFirstLabel, into: &candidates)
         }
         #expect(candidates.allSatisfy { $0 & 0xFFFF_FFFF == 0 })
-        return Set(candidates.map { Int($0 >> 32) })
+        return Set(candidates.map(IndexHash.candidateRule))
     }
 
     static func literalCandidates(_ mapped: MappedRuleList, _ url: String) -> Set<Int> {
         let bytes = Array(url.lowercased().utf8)
         var candidates: [UInt64] = []
         bytes.withUnsafeBufferPointer { _ = mapped.collectLiteralCandidates($0, into: &candidates) }
-        return Set(candidates.map { Int($0 >> 32) })
+        return Set(candidates.map(IndexHash.candidateRule))
     }
 
     @Test func hostAnchoredRulesAreFoundAtTheHostOnly() throws {
