@@ -6,8 +6,9 @@
 /// instead of finding the rule through a gram that may occur anywhere in the URL.
 ///
 /// On the 84,000-rule combined list this holds 43,000 of the 57,700 rules with a required literal;
-/// the literal index keeps the rest (and shrinks from 512 to 128 KiB), and the tsurlfilter requests
-/// meet half as many candidate rules.
+/// the literal index keeps the rest (and shrinks from 512 to 128 KiB). With it and the literal
+/// index's neighbour codes, a tsurlfilter request reads the records of 10.9 candidate rules on
+/// average instead of 22.3 (2.7 of them from the host index, 1.7 of which hold there).
 enum HostIndex {
     /// Whether rule numbers and LPST offsets fit a slot's 23 bits (else every rule stays in the
     /// literal index).
