@@ -465,22 +465,35 @@ struct Validator {
             if value & Layout.inlinePosting != 0 {
                 guard value & Layout.postingRuleMask < rules else { throw fail(offset, "literal posting out of range") }
             } else {
-                let start = Int(value)
-                guard listInRange(start) else { throw fail(offset, "literal postings out of range") }
-                var entry = postings.offset &+ (start &+ 1) &* 4
-                let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
-                while entry < entriesEnd {
-                    guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
-                        throw fail(entry, "literal posting out of range")
-                    }
-                    entry &+= 4
-                }
+                try checkPostingList(Int(value), slot: offset, postings: true, "literal")
             }
             let bit = IndexHash.gramFilterBit(gram)
             filter[bit >> 6] |= 1 << UInt64(bit & 63)
         }
         guard empty else { throw fail(table.offset, "literal index has no empty slot") }
         return filter
+    }
+
+    /// The LPST list at `start` (a count, then that many postings) lies inside LPST and, when
+    /// `postings`, each posting's rule (its low 24 bits) is below the rule count; the error names
+    /// `index` ("literal", "host") at the slot's `offset` or at the posting's.
+    private func checkPostingList(
+        _ start: Int, slot offset: Int, postings checkPostings: Bool, _ index: String
+    ) throws(BinaryRuleListError) {
+        let postings = sections.literalPostings
+        guard start < postings.count,
+            Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
+        else { throw fail(offset, "\(index) postings out of range") }
+        guard checkPostings else { return }
+        let rules = UInt32(truncatingIfNeeded: ruleCount)
+        var entry = postings.offset &+ (start &+ 1) &* 4
+        let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
+        while entry < entriesEnd {
+            guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
+                throw fail(entry, "\(index) posting out of range")
+            }
+            entry &+= 4
+        }
     }
 
     /// HGRM: a power-of-two table (or none) with an empty slot; each used slot's rule below the rule
@@ -509,19 +522,7 @@ struct Validator {
                 guard value < rules else { throw fail(offset, "host posting out of range") }
                 continue
             }
-            let start = Int(value)
-            guard start < postings.count,
-                Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
-            else { throw fail(offset, "host postings out of range") }
-            if listsChecked { continue }
-            var entry = postings.offset &+ (start &+ 1) &* 4
-            let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
-            while entry < entriesEnd {
-                guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
-                    throw fail(entry, "host posting out of range")
-                }
-                entry &+= 4
-            }
+            try checkPostingList(Int(value), slot: offset, postings: !listsChecked, "host")
         }
         guard empty else { throw fail(table.offset, "host index has no empty slot") }
     }
