@@ -113,12 +113,7 @@ enum Layout {
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
     static let inlinePosting: UInt32 = 0x8000_0000
-    /// Rule numbers in LGRM slots and in LPST lists of the literal index: the low 24 bits; the 7 bits
-    /// above hold the rule's neighbour code (``LiteralIndex/neighbourCode(_:gramAt:)``).
-    static let postingRuleMask: UInt32 = 0xFF_FFFF
-    static let neighbourCodeShift: UInt32 = 24
-    /// A neighbour code with this bit compares the byte after the gram (else the byte before it).
-    static let neighbourAfter: UInt32 = 0x40
+    // Postings of the literal index: ``IndexHash/postingRuleMask``, ``IndexHash/neighbourCodeShift``.
 
     // HGRM slot (4 bytes): check byte << 24 | value (23 bits) | hostInlinePosting; 0 = empty (a used
     // slot's check byte is never 0). The value is the key's only rule (with the flag) or an LPST offset.
@@ -258,10 +253,18 @@ public enum IndexHash {
         1 &<< ((UInt64(gram) &* 0xD6E8_FEB8_6659_FD93) &>> 58)
     }
 
+    /// Rule numbers in LGRM slots and in LPST lists of the literal index: the low 24 bits; the 7 bits
+    /// above hold the rule's neighbour code (``LiteralIndex/neighbourCode(_:gramAt:)``).
+    public static let postingRuleMask: UInt32 = 0xFF_FFFF
+    public static let neighbourCodeShift: UInt32 = 24
+    /// A neighbour code with this bit compares the byte after the gram (else the byte before it); its
+    /// low 6 bits are those of the byte.
+    public static let neighbourAfter: UInt32 = 0x40
+
     /// The rule of a candidate value of ``MappedRuleList/collectLiteralCandidates(_:into:)``
     /// (`code << 56 | rule << 32 | position + 1`; code 0 for candidates from elsewhere).
     @inlinable @inline(__always) public static func candidateRule(_ value: UInt64) -> Int {
-        Int(truncatingIfNeeded: (value >> 32) & 0xFF_FFFF)
+        Int(truncatingIfNeeded: (value >> 32) & UInt64(postingRuleMask))
     }
 
     /// Whether a literal-index candidate `value` may occur in the lower-cased `url` whose gram occurs
@@ -271,10 +274,10 @@ public enum IndexHash {
     @inlinable @inline(__always) public static func neighbourAllows(
         _ value: UInt64, _ url: UnsafeBufferPointer<UInt8>, gramAt: Int
     ) -> Bool {
-        let code = Int(truncatingIfNeeded: value >> 56) & 0x7F
+        let code = UInt32(truncatingIfNeeded: value >> (32 + neighbourCodeShift)) & 0x7F
         if code == 0 { return true }
-        let at = code & 0x40 != 0 ? gramAt &+ 4 : gramAt &- 1
-        return at >= 0 && at < url.count && Int(url[at]) & 0x3F == code & 0x3F
+        let at = code & neighbourAfter != 0 ? gramAt &+ gramLength : gramAt &- 1
+        return at >= 0 && at < url.count && UInt32(url[at]) & 0x3F == code & 0x3F
     }
 
     /// The prefix lengths the host index files required literals under: the longest of them that the

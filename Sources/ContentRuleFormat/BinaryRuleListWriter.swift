@@ -22,6 +22,8 @@ struct BinaryRuleListWriter {
     private var domainUses: [UInt64] = []
     /// SYMB: the selector table, then the PCRE2 text table.
     private var symbolTables: [UInt8] = []
+    /// Per pattern: whether ``writePatterns()`` flagged it host-anchored (``Layout/patternHostAnchored``).
+    private var hostAnchored: [Bool] = []
 
     private static let patternHeaderSize = 6
 
@@ -53,9 +55,9 @@ struct BinaryRuleListWriter {
         /// Per rule: pattern, condition + 1, action slot, the 24 bits of flags (packed once the counts are known).
         var rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)] = []
         rules.reserveCapacity(list.rules.count)
+        // Rules with a usable literal, and their patterns (the host-anchored ones go to ``HostIndex``).
         var literals: [(rule: Int32, literal: Range<Int>)] = []
-        // Rules with a host-anchored PCRE2 url-filter and a usable literal (``HostIndex``).
-        var hostLiterals: [(rule: Int32, literal: Range<Int>)] = []
+        var literalPatterns: [Int] = []
         var always: [UInt32] = []
         var universal: [UInt32] = []
         var fallbacks = ByteWriter()
@@ -87,8 +89,9 @@ struct BinaryRuleListWriter {
             let required = requiredRange(Int(patternID))
             let entry = Self.entry(rule, required: required, in: patterns.bytes)
             switch entry {
-            case .literal where isHostAnchored(Int(patternID)): hostLiterals.append((number, required))
-            case .literal: literals.append((number, required))
+            case .literal:
+                literals.append((number, required))
+                literalPatterns.append(Int(patternID))
             case .always: always.append(UInt32(number))
             case .universal where rule.condition == nil || rule.condition!.kind.isInverted:
                 universal.append(UInt32(number))
@@ -117,7 +120,7 @@ struct BinaryRuleListWriter {
         writeDomains()  // first: the domain texts open STRS
         writePatterns()
         writeRemovedSources(list)
-        writeLiteralIndexes(literals, hostLiterals, ruleCount: list.rules.count)
+        writeLiteralIndexes(literals, patterns: literalPatterns, ruleCount: list.rules.count)
         writeActions(list.actionSlots)
         var meta = ByteWriter()
         meta.u32(UInt32(list.sourceRuleCount))
@@ -164,12 +167,14 @@ struct BinaryRuleListWriter {
         return bytes
     }
 
-    /// LGRM, LPST and HGRM: the host-anchored rules in the host index when its slots can hold their
-    /// numbers and postings, else in the literal index with the others.
+    /// LGRM, LPST and HGRM: the rules of `literals` whose pattern (`patterns`, alike) is host-anchored
+    /// in the host index when its slots can hold their numbers and postings, else in the literal index
+    /// with the others. After ``writePatterns()``, which flags the host-anchored patterns.
     private mutating func writeLiteralIndexes(
-        _ literals: [(rule: Int32, literal: Range<Int>)], _ hostLiterals: [(rule: Int32, literal: Range<Int>)],
-        ruleCount: Int
+        _ all: [(rule: Int32, literal: Range<Int>)], patterns ids: [Int], ruleCount: Int
     ) {
+        let literals = all.indices.filter { !hostAnchored[ids[$0]] }.map { all[$0] }
+        let hostLiterals = all.indices.filter { hostAnchored[ids[$0]] }.map { all[$0] }
         var (table, postings) = LiteralIndex.build(
             literals, alsoCounted: hostLiterals.map(\.literal), in: patterns.bytes)
         let host = HostIndex.build(
@@ -183,12 +188,6 @@ struct BinaryRuleListWriter {
         }
         sections[.literalHash] = table
         sections[.literalPostings] = postings
-    }
-
-    /// Whether pattern `id` is a host-anchored PCRE2 pattern (``isHostAnchored(_:_:)``).
-    private func isHostAnchored(_ id: Int) -> Bool {
-        patterns.bytes[patterns.range(id).lowerBound] == Layout.PatternKind.regex.rawValue
-            && Self.isHostAnchored(patterns.bytes[textRange(id)], required(id))
     }
 
     /// How the fast matcher reaches a rule (see ``Layout/Entry``).
@@ -329,6 +328,7 @@ struct BinaryRuleListWriter {
     /// shared suffix template (``PatternTemplates``).
     private mutating func writePatterns() {
         let bytes = patterns.bytes
+        hostAnchored = [Bool](repeating: false, count: patterns.count)
         let regexTexts = (0..<patterns.count).filter {
             bytes[patterns.range($0).lowerBound] == Layout.PatternKind.regex.rawValue
         }
@@ -366,6 +366,7 @@ struct BinaryRuleListWriter {
             var flags = bytes[start + 1]
             if kind == Layout.PatternKind.regex.rawValue, Self.isHostAnchored(bytes[textRange(id)], required(id)) {
                 flags |= Layout.patternHostAnchored
+                hostAnchored[id] = true
             }
             var stored = bytes[text]
             if kind == Layout.PatternKind.regex.rawValue, let unescaped = Self.unescapedDots(stored) {

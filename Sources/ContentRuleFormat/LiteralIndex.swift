@@ -92,7 +92,7 @@ enum LiteralIndex {
         /// A posting: the rule with its neighbour code above it.
         func posting(_ index: Int) -> UInt32 {
             let rule = UInt32(truncatingIfNeeded: chosen[index])
-            return UInt32(codes[Int(rule)]) << Layout.neighbourCodeShift | rule
+            return UInt32(codes[Int(rule)]) << IndexHash.neighbourCodeShift | rule
         }
         var start = 0
         while start < chosen.count {
@@ -122,14 +122,14 @@ enum LiteralIndex {
     }
 
     /// The neighbour code of a literal filed under its gram at `offset` (its first occurrence there):
-    /// ``Layout/neighbourAfter`` | the low 6 bits of the byte after the gram, or, when the gram ends
+    /// ``IndexHash/neighbourAfter`` | the low 6 bits of the byte after the gram, or, when the gram ends
     /// the literal, the low 6 bits of the byte before it; 0 (no check) when the gram is the whole
     /// literal or that code would be 0. Where the gram occurs once in a URL, an occurrence of the
-    /// literal has that byte there (``Layout/neighbourCodeShift``).
+    /// literal has that byte there (``IndexHash/neighbourCodeShift``).
     static func neighbourCode(_ literal: ArraySlice<UInt8>, gramAt offset: Int) -> UInt32 {
         let start = literal.startIndex
         if offset + IndexHash.gramLength < literal.count {
-            return Layout.neighbourAfter | UInt32(literal[start + offset + IndexHash.gramLength] & 0x3F)
+            return IndexHash.neighbourAfter | UInt32(literal[start + offset + IndexHash.gramLength] & 0x3F)
         }
         return offset > 0 ? UInt32(literal[start + offset - 1] & 0x3F) : 0
     }

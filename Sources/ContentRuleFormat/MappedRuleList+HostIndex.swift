@@ -54,7 +54,7 @@ extension MappedRuleList {
                 } else {
                     let start = sections.literalPostings.offset &+ Int(value) &* 4
                     for index in 0..<Int(bytes.u32(start)) {
-                        candidates.append(UInt64(bytes.u32(start &+ 4 &+ index &* 4) & Layout.postingRuleMask) << 32)
+                        candidates.append(UInt64(bytes.u32(start &+ 4 &+ index &* 4) & IndexHash.postingRuleMask) << 32)
                     }
                 }
             }

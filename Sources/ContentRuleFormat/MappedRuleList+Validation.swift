@@ -28,6 +28,8 @@ struct Validator {
     private let stringsEnd: UInt64
     /// Built by ``Phase/literalIndex``.
     private(set) var gramFilter: [UInt64] = []
+    /// Computed by the first of ``Phase/literalIndex`` and ``Phase/hostIndex`` to run.
+    private var lpstBelowRuleCount: Bool?
     /// Decoded by ``Phase/actions``.
     private(set) var activeActions: [Int: Action] = [:]
 
@@ -395,7 +397,7 @@ struct Validator {
 
     /// LGRM and LPST: a power-of-two table with an empty slot; each gram's rule (held in the slot) or
     /// postings (inside LPST) below the rule count. Builds the gram filter on the way.
-    private func checkLiteralIndex() throws(BinaryRuleListError) -> [UInt64] {
+    private mutating func checkLiteralIndex() throws(BinaryRuleListError) -> [UInt64] {
         let table = sections.literalHash
         let postings = sections.literalPostings
         guard table.count & (table.count - 1) == 0 else {
@@ -403,14 +405,10 @@ struct Validator {
         }
         var filter = [UInt64](repeating: 0, count: IndexHash.gramFilterWords)
         let rules = UInt32(truncatingIfNeeded: ruleCount)
-        /// Whether the LPST list at `start` (a count, then that many rules) lies inside LPST.
-        @inline(__always) func listInRange(_ start: Int) -> Bool {
-            start < postings.count && Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
-        }
         // When every word of LPST (counts and rule numbers) is below the rule count, as in every
         // file the writer makes, only each slot's rule or range needs checking. That pass also brings
         // LPST into the cache for the slots' reads, which are in hash order.
-        if postings.count == 0 || largestWord(postings, mask: Layout.postingRuleMask) < rules {
+        if postingsBelowRuleCount() {
             // Branch-free, as slots are empty (gram 0), inline or not at random: the count is read at a
             // clamped index for every slot, and a bad slot only sets `outOfRange` (found again below).
             var smallestGram = UInt32.max
@@ -427,7 +425,7 @@ struct Validator {
                 smallestGram = min(smallestGram, gram)
                 // Inline: rule + 1 <= the rule count; list: start + 1 + count <= the LPST size.
                 let inline = value & Layout.inlinePosting != 0
-                let start = Int(inline ? value & Layout.postingRuleMask : value)
+                let start = Int(inline ? value & IndexHash.postingRuleMask : value)
                 let count = Int(bytes.u32(countBase &+ (start < countLimit ? start : 0) &* 4))
                 let need = inline ? start &+ 1 : start &+ 1 &+ count
                 let limit = inline ? ruleCount : postings.count
@@ -442,7 +440,7 @@ struct Validator {
                     let value = bytes.u32(offset &+ 4)
                     let valid =
                         value & Layout.inlinePosting != 0
-                        ? value & Layout.postingRuleMask < rules : listInRange(Int(value))
+                        ? value & IndexHash.postingRuleMask < rules : listInRange(Int(value))
                     guard valid else { throw fail(offset, "literal postings out of range") }
                 }
             }
@@ -463,7 +461,9 @@ struct Validator {
             }
             let value = bytes.u32(offset &+ 4)
             if value & Layout.inlinePosting != 0 {
-                guard value & Layout.postingRuleMask < rules else { throw fail(offset, "literal posting out of range") }
+                guard value & IndexHash.postingRuleMask < rules else {
+                    throw fail(offset, "literal posting out of range")
+                }
             } else {
                 try checkPostingList(Int(value), slot: offset, postings: true, "literal")
             }
@@ -474,6 +474,26 @@ struct Validator {
         return filter
     }
 
+    /// Whether the LPST list at `start` (a count, then that many postings) lies inside LPST.
+    @inline(__always) private func listInRange(_ start: Int) -> Bool {
+        let postings = sections.literalPostings
+        return start < postings.count
+            && Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
+    }
+
+    /// Whether every word of LPST (counts, and postings' rules: their low 24 bits) is below the rule
+    /// count, as in every file the writer makes: then a slot's list needs only its range checked. One
+    /// pass over LPST, shared by the literal and the host index.
+    private mutating func postingsBelowRuleCount() -> Bool {
+        if let known = lpstBelowRuleCount { return known }
+        let postings = sections.literalPostings
+        let below =
+            postings.count == 0
+            || largestWord(postings, mask: IndexHash.postingRuleMask) < UInt32(truncatingIfNeeded: ruleCount)
+        lpstBelowRuleCount = below
+        return below
+    }
+
     /// The LPST list at `start` (a count, then that many postings) lies inside LPST and, when
     /// `postings`, each posting's rule (its low 24 bits) is below the rule count; the error names
     /// `index` ("literal", "host") at the slot's `offset` or at the posting's.
@@ -481,15 +501,13 @@ struct Validator {
         _ start: Int, slot offset: Int, postings checkPostings: Bool, _ index: String
     ) throws(BinaryRuleListError) {
         let postings = sections.literalPostings
-        guard start < postings.count,
-            Int(bytes.u32(postings.offset &+ start &* 4)) <= postings.count &- start &- 1
-        else { throw fail(offset, "\(index) postings out of range") }
+        guard listInRange(start) else { throw fail(offset, "\(index) postings out of range") }
         guard checkPostings else { return }
         let rules = UInt32(truncatingIfNeeded: ruleCount)
         var entry = postings.offset &+ (start &+ 1) &* 4
         let entriesEnd = entry &+ Int(bytes.u32(postings.offset &+ start &* 4)) &* 4
         while entry < entriesEnd {
-            guard bytes.u32(entry) & Layout.postingRuleMask < rules else {
+            guard bytes.u32(entry) & IndexHash.postingRuleMask < rules else {
                 throw fail(entry, "\(index) posting out of range")
             }
             entry &+= 4
@@ -498,14 +516,13 @@ struct Validator {
 
     /// HGRM: a power-of-two table (or none) with an empty slot; each used slot's rule below the rule
     /// count, or its LPST list inside LPST with every rule below the rule count; an empty slot all 0.
-    private func checkHostIndex() throws(BinaryRuleListError) {
+    private mutating func checkHostIndex() throws(BinaryRuleListError) {
         let table = sections.hostHash
-        let postings = sections.literalPostings
         guard table.count & (table.count &- 1) == 0 else {
             throw fail(table.offset, "host index size is not a power of two")
         }
         let rules = UInt32(truncatingIfNeeded: ruleCount)
-        let listsChecked = postings.count == 0 || largestWord(postings, mask: Layout.postingRuleMask) < rules
+        let listsChecked = postingsBelowRuleCount()
         var empty = table.count == 0
         var offset = table.offset
         let end = offset &+ table.count &* 4

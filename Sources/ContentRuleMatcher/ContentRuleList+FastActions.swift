@@ -62,18 +62,30 @@ extension ContentRuleList {
                         lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
                         into: &candidates)
                     for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
+                    /// A gram met once: the byte its literal has beside it must be there too; a candidate
+                    /// without it is dropped before any of its records is read.
+                    @inline(__always) func dropped(_ value: UInt64, gramAt at: Int) -> Bool {
+                        at >= 0 && repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(at)) == 0
+                            && !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: at)
+                    }
                     if candidates.count - firstCandidate >= Self.touchFrom {
+                        // Dropped first, so that the read-ahead does not read their records either (a
+                        // separate pass costs more than it saves on the requests with few candidates).
+                        var kept = firstCandidate
+                        for index in firstCandidate..<candidates.count {
+                            let value = candidates[index]
+                            guard !dropped(value, gramAt: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) &- 1) else {
+                                continue
+                            }
+                            candidates[kept] = value
+                            kept &+= 1
+                        }
+                        candidates.removeLast(candidates.count &- kept)
                         scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
                     }
                     for value in candidates[firstCandidate...] {
                         let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
-                        // A gram met once: the byte its literal has beside it must be there too (no
-                        // record read for the many literals that share a gram with the URL only).
-                        if gram.at >= 0, repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(gram.at)) == 0,
-                            !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: gram.at)
-                        {
-                            continue
-                        }
+                        if dropped(value, gramAt: gram.at) { continue }
                         let candidate = Int32(truncatingIfNeeded: IndexHash.candidateRule(value))
                         let rule = rules.rule(Int(candidate))
                         guard Self.flagsAdmit(rule, flags),

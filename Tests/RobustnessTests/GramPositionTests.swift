@@ -58,7 +58,7 @@ import Testing
     /// The code names the byte after the gram, else the one before it, else nothing (low 6 bits).
     @Test func neighbourCodes() {
         let after = LiteralIndex.neighbourCode(Array("mnopq".utf8)[...], gramAt: 0)
-        #expect(after == Layout.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F))
+        #expect(after == IndexHash.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F))
         #expect(LiteralIndex.neighbourCode(Array("xmnop".utf8)[...], gramAt: 1) == UInt32(UInt8(ascii: "x") & 0x3F))
         #expect(LiteralIndex.neighbourCode(Array("mnop".utf8)[...], gramAt: 0) == 0)
         // '@' (0x40) before the gram: a code of 0, no check.

@@ -8,8 +8,8 @@ import Testing
 @testable import ContentRuleMatcher
 
 /// The host index (HGRM, `Documentation/BinaryFormat.md`): a rule whose url-filter is host-anchored
-/// (`^[htpsw]+://([a-z0-9-]+\.)?` then its required literal) is filed under its literal's first 16, 8
-/// or 4 bytes and found from the URL's bytes just after `://` or after the first label's dot; other
+/// (`^[htpsw]+://([a-z0-9-]+\.)?` then its required literal) is filed under its literal's first 24,
+/// 16, 8 or 4 bytes and found from the URL's bytes just after `://` or after the first label's dot; other
 /// rules stay in the literal index. The answers are the reference matcher's.
 @Suite struct HostIndexTests {
     /// Host-anchored url-filters with literals of 4–7, 8–15, 16–23 and 24 or more bytes, several sharing
