@@ -21,7 +21,11 @@ import Testing
         return (0..<count).map { _ in
             var text: [UInt8] = []
             for _ in 0..<(1 + next() % 12) {
-                if next() % 5 == 0 { text.append(UInt8(truncatingIfNeeded: next())) } else { text += words[next() % words.count] }
+                if next() % 5 == 0 {
+                    text.append(UInt8(truncatingIfNeeded: next()))
+                } else {
+                    text += words[next() % words.count]
+                }
             }
             return text
         }
