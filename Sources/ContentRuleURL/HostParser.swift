@@ -63,6 +63,10 @@ enum HostParser {
         if isASCII {
             for i in domain.indices { domain[i] = ASCII.lower(domain[i]) }
             result = domain
+            for label in result.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
+            where label.starts(with: aLabelPrefix) {
+                guard isValidALabel(Array(label)) else { return nil }
+            }
         } else {
             // Invalid UTF-8 (possible after percent-decoding) becomes U+FFFD, which UTS #46 rejects.
             let text = String(decoding: domain, as: UTF8.self)
@@ -80,7 +84,9 @@ enum HostParser {
             for (index, label) in labels.enumerated() {
                 if index > 0 { result.append(UInt8(ascii: ".")) }
                 if label.allSatisfy({ $0 < 0x80 }) {
-                    result.append(contentsOf: label.map(ASCII.lower))
+                    let lowered = label.map(ASCII.lower)
+                    guard !lowered.starts(with: aLabelPrefix) || isValidALabel(lowered) else { return nil }
+                    result.append(contentsOf: lowered)
                 } else {
                     guard let converted = idnaLabelToASCII(label) else { return nil }
                     result.append(contentsOf: converted)
@@ -90,6 +96,23 @@ enum HostParser {
         if result.isEmpty { return nil }
         for c in result where isForbiddenDomain(c) { return nil }
         return result
+    }
+
+    private static let aLabelPrefix = Array("xn--".utf8)
+
+    /// UTS #46 processing of a label that begins with `xn--` (lower-case ASCII), as WebKit's URL parser
+    /// does it through ICU: the rest must be valid Punycode (``Punycode/decode(_:)``), the decoded
+    /// label must hold a non-ASCII code point, and converting it back (as a non-ASCII label of a host
+    /// is) must give this label again: a decoded label with code points UTS #46 disallows or maps (a
+    /// control, an upper-case letter) does not. `xn--a` (U+0080) fails; `xn--mnchen-3ya`, `xn--ls8h`
+    /// (U+1F4A9) pass.
+    static func isValidALabel(_ label: [UInt8]) -> Bool {
+        guard let decoded = Punycode.decode(label.dropFirst(aLabelPrefix.count)),
+            decoded.contains(where: { $0 >= 0x80 })
+        else { return false }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: decoded.compactMap(Unicode.Scalar.init))
+        return idnaLabelToASCII(Array(text.utf8)) == label
     }
 
     /// One non-ASCII label through `idn2_to_ascii_8z` (non-transitional, NFC input).

@@ -1,4 +1,4 @@
-// Punycode (RFC 3492) encoding and the fallback for labels libidn2's IDNA2008 rules reject.
+// Punycode (RFC 3492) encoding, decoding and the fallback for labels libidn2's IDNA2008 rules reject.
 
 enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
@@ -54,6 +54,62 @@ enum Punycode {
             n += 1
         }
         return output
+    }
+
+    /// Decodes Punycode (without the `xn--` prefix; ASCII letters of either case) into code points;
+    /// nil when the text is not valid Punycode (a non-ASCII byte, a bad digit, an overflow, a code
+    /// point past U+10FFFF or a surrogate). RFC 3492 §6.2. (libidn2's decoder refuses outputs longer
+    /// than 63 code points, which WebKit's ICU accepts: a URL's host may have longer labels.)
+    static func decode(_ input: ArraySlice<UInt8>) -> [UInt32]? {
+        var output: [UInt32] = []
+        // The basic code points: those before the last `-`, if any.
+        var start = input.startIndex
+        if let delimiter = input.lastIndex(of: UInt8(ascii: "-")) {
+            for byte in input[..<delimiter] {
+                guard byte < 0x80 else { return nil }
+                output.append(UInt32(byte))
+            }
+            start = delimiter + 1
+        }
+        var n = initialN
+        var i = 0
+        var bias = initialBias
+        var at = start
+        while at < input.endIndex {
+            let oldI = i
+            var w = 1
+            var k = base
+            while true {
+                guard at < input.endIndex, let digit = digitValue(input[at]) else { return nil }
+                at += 1
+                let (product, overflowProduct) = digit.multipliedReportingOverflow(by: w)
+                let (sum, overflowSum) = i.addingReportingOverflow(product)
+                guard !overflowProduct, !overflowSum, sum <= 0x7FFF_FFFF else { return nil }
+                i = sum
+                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                if digit < t { break }
+                let (weight, overflowWeight) = w.multipliedReportingOverflow(by: base - t)
+                guard !overflowWeight, weight <= 0x7FFF_FFFF else { return nil }
+                w = weight
+                k += base
+            }
+            bias = adapt(i - oldI, output.count + 1, oldI == 0)
+            n += i / (output.count + 1)
+            i %= output.count + 1
+            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return nil }
+            output.insert(UInt32(n), at: i)
+            i += 1
+        }
+        return output
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x61...0x7A: Int(byte - 0x61)
+        case 0x41...0x5A: Int(byte - 0x41)
+        case 0x30...0x39: Int(byte - 0x30) + 26
+        default: nil
+        }
     }
 
     /// Approximates UTS #46 processing for one label that libidn2 rejects under IDNA2008 rules (symbols

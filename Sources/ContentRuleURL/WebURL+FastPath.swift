@@ -91,9 +91,22 @@ extension URLRecord {
             bytes[schemeEnd &+ 2] == 0x2F
         else { return nil }
         // Host: [a-z0-9.-]+, ended by the port's `:` or the path's `/`. Its last label (before a
-        // trailing dot, if any) must not start with a digit: IPv4 candidates go the slow way.
+        // trailing dot, if any) must not start with a digit: IPv4 candidates go the slow way, and so
+        // do hosts with a label `xn--…` (an A-label, which the slow path validates): the scan stops at
+        // each `-` and looks for `xn--` there.
         let hostStart = schemeEnd &+ 3
-        let hostEnd = classes.skip(CanonicalByteClass.host, bytes, from: hostStart)
+        var hostEnd = hostStart
+        while true {
+            hostEnd = classes.skip(CanonicalByteClass.hostWithoutDash, bytes, from: hostEnd)
+            guard hostEnd &+ 1 < count, bytes[hostEnd] == 0x2D else { break }
+            let label = hostEnd &- 2
+            if bytes[hostEnd &+ 1] == 0x2D && label >= hostStart && (label == hostStart || bytes[label &- 1] == 0x2E)
+                && bytes[label] == 0x78 && bytes[label &+ 1] == 0x6E
+            {
+                return nil
+            }
+            hostEnd &+= 1
+        }
         guard hostEnd > hostStart, hostEnd < count else { return nil }
         var dot = hostEnd &- 2
         while dot >= hostStart && bytes[dot] != 0x2E { dot &-= 1 }
@@ -220,8 +233,9 @@ extension URLRecord {
 /// What the fast path accepts of each byte, one bit per part of the URL: a scan of a part reads one
 /// table entry per byte, eight bytes per step.
 struct CanonicalByteClass {
-    /// `[a-z0-9.-]`: a host's bytes (its labels and the dots between them).
-    static let host: UInt8 = 1
+    /// `[a-z0-9.]`: a host's bytes (its labels and the dots between them) but `-`, where the scan
+    /// stops to look for an A-label.
+    static let hostWithoutDash: UInt8 = 1
     /// Path bytes the parser keeps as they are and the `/` between segments, other than the `?` and
     /// `#` that end the path, the `.` that may begin a dot segment and the `%` that may start a `%2e`.
     static let pathRun: UInt8 = 2
@@ -241,7 +255,7 @@ struct CanonicalByteClass {
             byte >= 0x21 && byte <= 0x7E && !excluded.utf8.contains(byte)
         }
         var bits: UInt8 = 0
-        if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || ASCII.isDigit(byte) { bits |= host }
+        if (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || ASCII.isDigit(byte) { bits |= hostWithoutDash }
         if printable(except: "\"<>\\^`{}?#%.") { bits |= pathRun }
         if printable(except: "\"<>\\^`{}?#%") { bits |= pathRunAndDots }
         if printable(except: "\"'<>#") { bits |= queryPlain }

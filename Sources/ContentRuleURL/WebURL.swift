@@ -57,8 +57,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// Known differences from the URL Standard: internationalized labels are converted by libidn2
     /// (IDNA2008 + UTS #46 non-transitional) rather than a pure UTS #46 implementation, so a few
     /// exotic labels (e.g. some that libidn2 rejects for IDNA2008 contextual rules, or labels longer than 63
-    /// bytes after conversion) may fail where the standard succeeds; ASCII labels starting with
-    /// `xn--` are lower-cased but not validated as Punycode.
+    /// bytes after conversion) may fail where the standard succeeds. A label starting with `xn--` must
+    /// be valid Punycode that UTS #46 maps back to itself, as in WebKit (`https://xn--a.com/` is
+    /// refused).
     public init?(_ string: String) {
         if let layout = URLRecord.canonicalLayout(string) {
             self.init(record: nil, serialization: string)

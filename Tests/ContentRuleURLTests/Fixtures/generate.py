@@ -240,6 +240,18 @@ def set_component(url, setter, value):
         url.password = value
 
 
+# Where WebKit answers otherwise than ada, WebKit's answer (the project matches WebKit). WebKit's
+# URLParser sends a host with a label beginning with "xn--" through ICU's UTS #46 (uidna_nameToASCII,
+# `subdomainStartsWithXNDashDash` in URLParser.cpp) and refuses the URL when the label is not valid
+# Punycode or decodes to code points UTS #46 disallows (the URL Standard's "domain to ASCII" does the
+# same); ada 4.0.0 keeps such ASCII hosts as they are.
+WEBKIT_PARSE = {
+    "http://xn--a.com/": None,  # decodes to U+0080, disallowed
+    "http://xn--/": None,  # empty Punycode
+    "http://a.xn--zz-/": None,  # invalid Punycode
+}
+
+
 def main():
     seen = set()
     parse_out = []
@@ -247,7 +259,8 @@ def main():
         if input in seen:
             continue
         seen.add(input)
-        parse_out.append({"input": input, "expected": parse(input)})
+        expected = WEBKIT_PARSE[input] if input in WEBKIT_PARSE else parse(input)
+        parse_out.append({"input": input, "expected": expected})
     relative_out = [{"input": i, "base": b, "expected": parse(i, b)} for i, b in RELATIVE_CASES]
     setter_out = []
     for h, s, v in SETTER_CASES:
@@ -255,7 +268,7 @@ def main():
         setter_out.append({"href": h, "setter": s, "value": v, "expected": result, "accepted": accepted})
     out = {
         "generator": "Tests/ContentRuleURLTests/Fixtures/generate.py",
-        "oracle": "ada " + ada_url.get_version(),
+        "oracle": "ada " + ada_url.get_version() + ", except WEBKIT_PARSE (generate.py)",
         "parse": parse_out,
         "relative": relative_out,
         "setters": setter_out,
