@@ -65,7 +65,8 @@ enum HostParser {
             result = domain
             for label in result.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
             where label.starts(with: aLabelPrefix) {
-                guard isValidALabel(Array(label)) else { return nil }
+                // WebKit converts such a domain through ICU, whose output (this domain) is bounded.
+                guard result.count <= Punycode.domainLimit, isValidALabel(Array(label)) else { return nil }
             }
         } else {
             // Invalid UTF-8 (possible after percent-decoding) becomes U+FFFD, which UTS #46 rejects.
@@ -94,6 +95,8 @@ enum HostParser {
             }
         }
         if result.isEmpty { return nil }
+        // The limit of WebKit's conversion through ICU (``Punycode/domainLimit``).
+        if !isASCII && result.count > Punycode.domainLimit { return nil }
         for c in result where isForbiddenDomain(c) { return nil }
         return result
     }

@@ -17,22 +17,35 @@ enum Punycode {
 
     private static func digit(_ d: Int) -> UInt8 { d < 26 ? UInt8(d) + 0x61 : UInt8(d - 26) + 0x30 }
 
-    /// Encodes code points as Punycode (without the `xn--` prefix); nil on overflow.
+    /// The longest domain WebKit's URL parser converts (`hostnameBufferLength` in URLParser.h: ICU
+    /// writes the ASCII form into a buffer of 2,048 UTF-16 code units, and a longer one fails). A
+    /// label's Punycode is at least as long as its code points, so longer inputs are refused before the
+    /// encoder and decoder, whose work grows with the square of a label's length.
+    static let domainLimit = 2048
+
+    /// Encodes code points as Punycode (without the `xn--` prefix); nil on overflow or when the result
+    /// would be longer than ``domainLimit``. O(n × distinct code points), n at most ``domainLimit``.
     static func encode(_ input: [UInt32]) -> [UInt8]? {
-        var output: [UInt8] = input.filter { $0 < 0x80 }.map { UInt8($0) }
+        guard input.count <= domainLimit else { return nil }
+        let codePoints = input.map { Int($0) }
+        var output: [UInt8] = []
+        for c in codePoints where c < 0x80 { output.append(UInt8(c)) }
         let basicCount = output.count
         var handled = basicCount
         if basicCount > 0 { output.append(UInt8(ascii: "-")) }
         var n = initialN
         var delta = 0
         var bias = initialBias
-        while handled < input.count {
-            guard let m = input.map({ Int($0) }).filter({ $0 >= n }).min() else { return nil }
+        while handled < codePoints.count {
+            var m = Int.max
+            for c in codePoints where c >= n && c < m { m = c }
             let (product, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
             if overflow { return nil }
-            delta += product
+            let (sum, overflowSum) = delta.addingReportingOverflow(product)
+            if overflowSum { return nil }
+            delta = sum
             n = m
-            for c in input.map({ Int($0) }) {
+            for c in codePoints {
                 if c < n { delta += 1 }
                 if c == n {
                     var q = delta
@@ -50,6 +63,8 @@ enum Punycode {
                     handled += 1
                 }
             }
+            // Too long for WebKit's conversion already (the prefix `xn--` aside).
+            if output.count > domainLimit { return nil }
             delta += 1
             n += 1
         }
@@ -58,9 +73,10 @@ enum Punycode {
 
     /// Decodes Punycode (without the `xn--` prefix; ASCII letters of either case) into code points;
     /// nil when the text is not valid Punycode (a non-ASCII byte, a bad digit, an overflow, a code
-    /// point past U+10FFFF or a surrogate). RFC 3492 §6.2. (libidn2's decoder refuses outputs longer
+    /// point past U+10FFFF or a surrogate) or longer than ``domainLimit``. RFC 3492 §6.2. (libidn2's decoder refuses outputs longer
     /// than 63 code points, which WebKit's ICU accepts: a URL's host may have longer labels.)
     static func decode(_ input: ArraySlice<UInt8>) -> [UInt32]? {
+        guard input.count <= domainLimit else { return nil }
         var output: [UInt32] = []
         // The basic code points: those before the last `-`, if any.
         var start = input.startIndex

@@ -89,4 +89,26 @@ struct ALabelTests {
             }
         }
     }
+
+    /// WebKit converts a domain with non-ASCII text or an A-label through ICU into a buffer of 2,048
+    /// UTF-16 code units (`hostnameBufferLength`): a longer ASCII form is refused. An ASCII domain
+    /// without A-labels is only lower-cased, whatever its length.
+    @Test func convertedDomainsAreBoundedAsInWebKit() {
+        let short = String(repeating: "ä", count: 500)
+        #expect(WebURL("http://\(short).com/")?.host?.hasPrefix("xn--4ca") == true)
+        #expect(WebURL("http://" + String(repeating: "ä", count: 2100) + ".com/") == nil)
+        let ascii = String(repeating: "a", count: 3000)
+        #expect(WebURL("http://\(ascii).com/")?.host == "\(ascii).com")
+        let label = "xn--mnchen-3ya"
+        let fits = String(repeating: "a", count: Punycode.domainLimit - label.count - 1) + "." + label
+        #expect(fits.count == Punycode.domainLimit)
+        #expect(WebURL("http://\(fits)/")?.host == fits)
+        #expect(WebURL("http://a\(fits)/") == nil)
+        // 2,048 distinct code points (the encoder's worst case) and their Punycode as an A-label.
+        let distinct = (0..<Punycode.domainLimit).map { UInt32(0x4E00 + $0) }
+        #expect(
+            WebURL("http://" + String(String.UnicodeScalarView(distinct.compactMap(Unicode.Scalar.init))) + "/") == nil)
+        #expect(Punycode.encode(distinct) == nil)
+        #expect(Punycode.encode(Array(distinct.prefix(600))).map { $0.count < Punycode.domainLimit } == true)
+    }
 }
