@@ -113,14 +113,16 @@ public struct JSONObject: Sendable, Hashable {
         return nil
     }
 
-    /// The number for `key` truncated toward zero to a 32-bit `int` as C++ `static_cast<int>`
-    /// would for in-range values; `nil` when missing or not a number. Out-of-range values and NaN
-    /// clamp to `Int32.min`/`Int32.max` (C++ leaves them undefined).
+    /// The number for `key` truncated toward zero to a 32-bit `int` as C++ `static_cast<int>` does
+    /// on x86-64; `nil` when missing or not a number. A value whose truncation is outside `Int32`
+    /// (2^31 and above, below -2^31, ±infinity) and NaN give `Int32.min`, the conversion
+    /// instruction's "integer indefinite" (C++ leaves them undefined): WebKitGTK 2.50.6 refuses a
+    /// `modify-headers` priority of 2147483648, 4294967296, 1e30 or 1e400 as not positive and
+    /// accepts 2147483647 (oracle, 2026-12-02).
     public func integer(_ key: String) -> Int? {
         guard case .number(let value)? = self[key] else { return nil }
-        if value.isNaN { return Int(Int32.min) }
-        if value >= Double(Int32.max) { return Int(Int32.max) }
-        if value <= Double(Int32.min) { return Int(Int32.min) }
-        return Int(value)  // truncates toward zero
+        let truncated = value.rounded(.towardZero)
+        guard truncated >= Double(Int32.min), truncated <= Double(Int32.max) else { return Int(Int32.min) }
+        return Int(truncated)
     }
 }

@@ -152,6 +152,21 @@ func headersList(_ members: String) -> String {
         (#""priority":-1.5"#, .jsonModifyHeadersInvalidPriority, "action.priority"),
     ]
 
+    /// A priority is truncated to a 32-bit `int` as WebKit's `static_cast<int>` does on x86-64: out of
+    /// range, it is `INT_MIN`, so not positive. Accepted or refused as WebKitGTK 2.50.6 does
+    /// (`webkit_compile.py`, 2026-12-02: "A priority must be a positive integer" for the refused).
+    @Test(arguments: [
+        ("2147483647", true), ("2147483647.9", true), ("0", true), ("-0", true), ("-0.9", true),
+        ("2147483648", false), ("4294967296", false), ("1e30", false), ("1e400", false), ("-1e400", false),
+        ("-2147483648", false), ("-2147483649", false),
+    ])
+    func priorityBoundsAreWebKits(_ priority: String, _ accepted: Bool) {
+        let list = headersList(#""request-headers":[{"operation":"remove","header":"A"}],"priority":"# + priority)
+        let diagnostics = RuleListParser.parse(list).diagnostics
+        #expect(diagnostics.isEmpty == accepted, "\(priority)")
+        if !accepted { #expect(diagnostics.first?.error == .jsonModifyHeadersInvalidPriority, "\(priority)") }
+    }
+
     @Test(arguments: headerErrors)
     func headerError(_ members: String, _ error: ContentRuleListError, _ keyPath: String) {
         let diagnostic = RuleListParser.parse(headersList(members)).diagnostics.first
