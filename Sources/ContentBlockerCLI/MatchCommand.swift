@@ -209,8 +209,10 @@ enum MatchCommand {
             case .number: return "valid JSON but not an object (a number)"
             case .string: return "valid JSON but not an object (a string)"
             case .array: return "valid JSON but not an object (an array)"
-            // WebKit's JSON reader accepts a little more than Foundation's (`\v`, `\xHH` escapes).
-            case .object: return "invalid JSON (an escape Foundation's JSON reader refuses)"
+            // WebKit's JSON reader accepts a little more than Foundation's (`\v`, `\xHH` escapes,
+            // numbers out of Double's range such as 1e999).
+            case .object:
+                return "invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)"
             }
         }
     }

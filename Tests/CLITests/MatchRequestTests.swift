@@ -59,11 +59,12 @@ import Testing
             "null",
             #"{"id":[1,],"url":"https://x.test/ads.js"}"#,
             #"{"url":"https://x.test/ads.js",}"#,
+            #"{"url":"https://x.test/ads.js","id":1e999}"#,
         ].joined(separator: "\n")
         let run = try CLITests.run(["match", list, "--requests", "-"], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.stdout.split(separator: "\n").map { try Self.object($0) }
-        try #require(objects.count == 12, "\(run.stdout)")
+        try #require(objects.count == 13, "\(run.stdout)")
         #expect(objects[0]["warnings"] as? [String] == ["unknown request method 'GETT': matched as no method"])
         #expect(objects[0]["blockedLoad"] as? Bool == false)
         #expect(objects[1]["warnings"] == nil)
@@ -86,6 +87,10 @@ import Testing
         // Trailing commas are refused as in rule lists (Foundation's reader alone let them through).
         #expect(errors[6] == "line 11: invalid JSON at byte 9: trailing comma in an array")
         #expect(errors[7].hasPrefix("line 12: invalid JSON at byte "), "\(errors[7])")
+        // Valid for WebKit's reader, refused by Foundation's (a number out of Double's range).
+        #expect(
+            errors[8]
+                == "line 13: invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)")
     }
 
     /// Lists with the same file name get distinct identifiers in results: the first keeps the name,
