@@ -1,3 +1,4 @@
+import ContentRuleCompiler
 import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
@@ -21,6 +22,38 @@ import URLFilterSyntax
         #expect(error == nil)
         let blocked = try #require(list).actions(for: try #require(Hostile.script("https://t.test/a.js")))
         #expect(blocked.actions == [.block])
+    }
+
+    // MARK: Match-everything values (spec §5.7: WebKit aborts at 65,535; expected values from the
+    // WebKitGTK 2.50.6 compile oracle on the same lists, 2026-12-02)
+
+    /// `n` rules with a match-everything url-filter and an `if-domain` each (so each has its own
+    /// action location in WebKit), or, with `condition: false`, `resource-type` image and one action.
+    static func universalRules(_ n: Int, condition: Bool, action: (Int) -> String) -> String {
+        "["
+            + (0..<n).map {
+                let trigger = condition ? #""if-domain":["d\#($0).test"]"# : #""resource-type":["image"]"#
+                return #"{"trigger":{"url-filter":".*",\#(trigger)},"action":\#(action($0))}"#
+            }.joined(separator: ",") + "]"
+    }
+
+    @Test func webKitsUniversalActionLimitIsAWarning() {
+        func warnings(_ json: String) -> [RuleListDiagnostic] {
+            let result = RuleListCompiler.compile(json: Array(json.utf8))
+            #expect(result.list != nil)
+            return result.diagnostics.filter { $0.severity == .warning }
+        }
+        let selector = { (i: Int) in #"{"type":"css-display-none","selector":".s\#(i)"}"# }
+        let block = { (_: Int) in #"{"type":"block"}"# }
+        // 65,534 compile in WebKit; the 65,535th aborts it.
+        #expect(warnings(Self.universalRules(65_534, condition: true, action: selector)).isEmpty)
+        let over = warnings(Self.universalRules(65_535, condition: true, action: block))
+        #expect(over.count == 1)
+        #expect(over.first?.ruleIndex == 65_534)
+        #expect(over.first?.message.hasPrefix("WebKit aborts compiling this list") == true)
+        // Without conditions, one action (or selectors WebKit combines) is one value: WebKit compiles.
+        #expect(warnings(Self.universalRules(70_000, condition: false, action: block)).isEmpty)
+        #expect(warnings(Self.universalRules(70_000, condition: false, action: selector)).isEmpty)
     }
 
     @Test func oneHundredFiftyThousandAndOneRulesAreRejected() {
