@@ -35,7 +35,7 @@ enum InspectCommand {
         let rules: MappedRuleList
         do {
             rules =
-                try path == "-"
+                try path == "-" || isStream(path)
                 ? MappedRuleList(bytes: RuleListInput.read(path))
                 : MappedRuleList(contentsOfFile: path, loading: .copied)
             try ContentRuleList(identifier: "inspect", rules: rules).compileAllPatterns()

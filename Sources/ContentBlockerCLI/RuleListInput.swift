@@ -61,9 +61,10 @@ enum RuleListInput {
 
     /// Loads a list for matching: reads a binary rule list into memory (a `match --requests` process
     /// may run for long: a copy is immune to the file being rewritten in place meanwhile, which a map
-    /// is not), or compiles JSON in memory.
+    /// is not), or compiles JSON in memory. Standard input, a pipe (`<(…)`) or a device is read to its
+    /// end first.
     static func load(_ path: String, identifier: String) throws(RuntimeError) -> ContentRuleList {
-        if path != "-" {
+        if path != "-" && !isStream(path) {
             do {
                 return ContentRuleList(
                     identifier: identifier, rules: try MappedRuleList(contentsOfFile: path, loading: .copied))

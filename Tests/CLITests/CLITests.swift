@@ -214,6 +214,19 @@ import Testing
         #expect(upgraded.stdout.contains(#""requestURL":"https://site.test/upgrade""#))
     }
 
+    /// A list named by a path that is a pipe or a device (`<(…)`, `/dev/stdin`) is read to its end, as
+    /// `check` and `compile` read it (a newcomer's review: "open failed: not a regular file").
+    @Test func listsFromPipesAreRead() throws {
+        let list = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#
+        let match = try CLITests.run(["match", "/dev/stdin", "--url", "https://a.test/ads.js"], stdin: list)
+        #expect(match.status == 0, "\(match.stderr)")
+        #expect(match.stdout.contains(#""blockedLoad":true"#))
+        // inspect reads it too, and says what it is not.
+        let inspect = try CLITests.run(["inspect", "/dev/stdin"], stdin: list)
+        #expect(inspect.status == 1, "\(inspect.stderr)")
+        #expect(!inspect.stderr.contains("not a regular file"), "\(inspect.stderr)")
+    }
+
     @Test func versionNamesTheBinaryFormat() throws {
         let run = try Self.run(["--version"])
         #expect(run.status == 0)
