@@ -77,6 +77,8 @@ enum RuleListInput {
             }
         }
         let bytes = try read(path)
+        // Say so rather than report an empty JSON document (a failed download of a binary list).
+        guard !bytes.isEmpty else { throw RuntimeError("\(path): empty file: neither a binary nor a JSON rule list") }
         do {
             if isBinaryRuleList(bytes) {
                 return ContentRuleList(identifier: identifier, rules: try MappedRuleList(bytes: bytes))

@@ -225,6 +225,11 @@ import Testing
         let inspect = try CLITests.run(["inspect", "/dev/stdin"], stdin: list)
         #expect(inspect.status == 1, "\(inspect.stderr)")
         #expect(!inspect.stderr.contains("not a regular file"), "\(inspect.stderr)")
+        // An empty file (a failed download) is named so, not reported as a JSON syntax error.
+        let empty = try CLITests.write("", "empty.cbrl", in: try CLITests.temporaryDirectory())
+        let run = try CLITests.run(["match", empty, "--url", "https://a.test/"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("empty file: neither a binary nor a JSON rule list"), "\(run.stderr)")
     }
 
     @Test func versionNamesTheBinaryFormat() throws {
