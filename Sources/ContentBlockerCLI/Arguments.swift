@@ -7,8 +7,12 @@ struct Arguments {
     /// - Parameters:
     ///   - valued: option names that take a value (e.g. `--url`, `-o`).
     ///   - flags: option names without a value (e.g. `--json`, `--help`).
-    /// - Throws: ``UsageError`` for an unknown option or a missing value.
-    init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    ///   - repeatable: the valued options that may be given more than once (each value kept).
+    /// - Throws: ``UsageError`` for an unknown option, a missing value, or a valued option given twice
+    ///   that is not repeatable (its first value would be dropped silently).
+    init(
+        _ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>, repeatable: Set<String> = []
+    ) throws(UsageError) {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -32,6 +36,9 @@ struct Arguments {
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
                 flags.insert(name)
             } else if valued.contains(name) {
+                guard options[name] == nil || repeatable.contains(name) else {
+                    throw UsageError("\(name) given more than once")
+                }
                 if let inlineValue {
                     options[name, default: []].append(inlineValue)
                 } else {

@@ -130,6 +130,7 @@ enum CompileCommand {
             return 0
         }
         guard args.positionals.count == 1 else { throw UsageError("compile takes exactly one rule list") }
+        if args.value("-o") != nil && args.value("--output") != nil { throw UsageError("-o given more than once") }
         guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
         guard !output.isEmpty else { throw UsageError("-o needs a file name (or - for standard output), not ''") }
         let path = args.positionals[0]

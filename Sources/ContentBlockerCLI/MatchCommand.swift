@@ -74,7 +74,7 @@ enum MatchCommand {
             arguments,
             valued: Set(
                 ["--url"] + requestFlags.map(\.flag) + ["--requests", "--active-actions", "--engine", "--jobs"]),
-            flags: ["--help", "-h", "--brief"])
+            flags: ["--help", "-h", "--brief"], repeatable: ["--active-actions"])
         if args.flag("--help") || args.flag("-h") {
             Console.out(help)
             return 0

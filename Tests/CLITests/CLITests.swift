@@ -63,6 +63,16 @@ import Testing
         #expect(option.stderr.contains("Did you mean '--json'?"))
         let missing = try Self.run(["check", "/nonexistent/list.json"])
         #expect(missing.status == 2)
+        // A single-value option given twice would lose its first value silently (newcomer review);
+        // --active-actions is the repeatable one.
+        for arguments in [
+            ["compile", "x.json", "-o", "a", "-o", "b"], ["compile", "x.json", "-o", "a", "--output", "b"],
+            ["match", "x.json", "--url", "https://a.test/", "--type", "image", "--type", "script"],
+        ] {
+            let twice = try Self.run(arguments)
+            #expect(twice.status == 2, "\(arguments)")
+            #expect(twice.stderr.contains("given more than once"), "\(arguments)")
+        }
     }
 
     @Test func checkReportsEveryErrorWithWebKitsFirst() throws {
