@@ -113,7 +113,8 @@ enum CompileCommand {
                             is written to as it is; a directory is refused, as is the rule list itself.
                             A replaced file keeps its mode; a new one gets 0666 less the umask. The
                             replacement is a new file: other hard links to the old one keep the old
-                            contents.
+                            contents, and it belongs to whoever compiled it (a writable directory lets
+                            anyone replace a file there, read-only or not).
           --timings         Print the time of each phase (read, parse, compile, encode, write) and the
                             total PCRE2 text size on standard error.
           -h, --help        Show this help.
