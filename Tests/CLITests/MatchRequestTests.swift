@@ -93,38 +93,40 @@ import Testing
                 == "line 13: invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)")
     }
 
-    /// A load's request URL carries no fragment: WebKit's loaders drop an http(s) URL's `#…` before
-    /// the content rule lists see it; the top URL keeps its fragment. Expected values from WebKitGTK
-    /// 2.50.6 (`Tests/Data/oracle-notes/fragments.json`, the oracle run with fragments kept).
-    @Test func requestURLFragmentsAreDroppedAsWebKitsLoadsDropThem() throws {
+    /// WebKit matches a load's http(s) URL without its fragment for most types (the resource loader
+    /// drops it) and with it for popup, media, ping and csp-report; the top URL keeps its fragment.
+    /// Expected values from WebKitGTK 2.50.6 (`Tests/Data/oracle-notes/fragments.json`, the oracle
+    /// run with fragments kept; svg-document was inconclusive there and is left out).
+    @Test func requestURLFragmentsAreMatchedAsWebKitsLoadsMatchThem() throws {
         let directory = try CLITests.temporaryDirectory()
         let notes = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(
                     contentsOf: TestData.repositoryRoot.appendingPathComponent("Tests/Data/oracle-notes/fragments.json")
-                ))
-                as? [String: Any])
-        let suite = try #require(notes["suite"] as? [String: Any])
-        let rules = try JSONSerialization.data(withJSONObject: try #require(suite["rules"]))
-        let list = try CLITests.write(String(decoding: rules, as: UTF8.self), "fragments.json", in: directory)
-        let cases = try #require(suite["cases"] as? [[String: Any]])
-        let outcomes = Dictionary(
-            uniqueKeysWithValues: try #require(notes["results"] as? [[String: Any]]).map {
-                ($0["id"] as? String ?? "", $0["outcome"] as? String ?? "")
-            })
-        #expect(outcomes.count == cases.count)
-        for testCase in cases {
-            let id = testCase["id"] as? String ?? ""
-            let url = testCase["url"] as? String ?? ""
-            let type = testCase["type"] as? String ?? "image"
-            var arguments = ["match", list, "--url", url, "--type", type]
-            if let main = testCase["main"] as? String { arguments += ["--top-url", main] }
-            let run = try CLITests.run(arguments)
-            let result = try Self.object(run.stdout)
-            #expect(result["blockedLoad"] as? Bool == (outcomes[id] == "blocked"), "\(id)")
-            // The result names the URL that was matched: without its fragment.
-            #expect(!(result["url"] as? String ?? "#").contains("#"), "\(id)")
+                )) as? [String: Any])
+        let types: [String: [String]] = [
+            "image": ["image"], "script": ["script"], "style-sheet": ["style-sheet"], "font": ["font"],
+            "fetch": ["fetch"], "xhr": ["fetch"], "beacon": ["other"], "document": ["document"],
+            "child-frame": ["document", "--context", "child-frame"], "popup": ["popup"], "media": ["media"],
+            "ping": ["ping"], "csp-report": ["csp-report"],
+        ]
+        var checked = 0
+        for (number, entry) in (notes["suites"] as? [[String: Any]] ?? []).enumerated() {
+            let suite = try #require(entry["suite"] as? [String: Any])
+            let rules = try JSONSerialization.data(withJSONObject: try #require(suite["rules"]))
+            let list = try CLITests.write(String(decoding: rules, as: UTF8.self), "list\(number).json", in: directory)
+            for result in entry["results"] as? [[String: Any]] ?? [] {
+                let id = result["id"] as? String ?? ""
+                guard let type = types[result["type"] as? String ?? ""] else { continue }
+                var arguments = ["match", list, "--url", result["url"] as? String ?? "", "--type"] + type
+                if type != ["document"] { arguments += ["--top-url", result["main"] as? String ?? ""] }
+                let run = try CLITests.run(arguments)
+                let answer = try Self.object(run.stdout)
+                #expect(answer["blockedLoad"] as? Bool == (result["outcome"] as? String == "blocked"), "\(id)")
+                checked += 1
+            }
         }
+        #expect(checked >= 20)
     }
 
     /// Lists with the same file name get distinct identifiers in results: the first keeps the name,
