@@ -256,17 +256,6 @@ enum MatchCommand {
         return warnings
     }
 
-    /// Whether WebKit's load of this type matches its http(s) URL without the `#…` fragment. Most
-    /// loads go through the resource loader, which drops it before the content rule lists see the
-    /// URL; a popup (`window.open`), a media element, a ping and a CSP report are checked with the
-    /// URL as the page gave it. The top and frame URLs (documents' URLs) always keep their fragment.
-    /// WebKitGTK 2.50.6 (`Tests/Data/oracle-notes/fragments.json`: a block rule on the fragment's
-    /// text and its control, per type). The library's `ResourceLoadInfo` matches the URL it is given,
-    /// as WebKit's backend does (its own tests match fragments).
-    static func dropsFragment(_ type: ResourceType) -> Bool {
-        type.isDisjoint(with: [.popup, .media, .ping, .cspReport])
-    }
-
     static func request(from object: [String: Any]) throws(RuntimeError) -> (ResourceLoadInfo, [(String, String)]) {
         func string(_ key: String) throws(RuntimeError) -> String? {
             guard let value = object[key] else { return nil }
@@ -293,7 +282,8 @@ enum MatchCommand {
         guard let type = ResourceType(requestName: typeName, loadContext: context) else {
             throw RuntimeError("unknown resourceType '\(typeName)'")
         }
-        if Self.dropsFragment(type) && (url.hasScheme("http") || url.hasScheme("https")) { url.setFragment(nil) }
+        // A load shows WebKit's content rule lists its URL without the fragment, for most types.
+        url = ResourceLoadInfo.requestURL(url, forLoadOf: type)
         if mainGiven == nil { main = url }
         var frame = main
         if let frameText = try string("frameURL") {

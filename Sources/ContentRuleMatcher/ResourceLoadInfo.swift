@@ -125,3 +125,24 @@ public struct ResourceLoadInfo: Sendable, Hashable {
         ("data" as StaticString).withUTF8Buffer { !WebURL.hasScheme($0, serialization: url) }
     }
 }
+
+extension ResourceLoadInfo {
+    /// The request URL a WebKit load of `type` shows the content rule lists: `url` without its
+    /// `#…` fragment when it is an http(s) URL and the load goes through WebKit's resource loader
+    /// (every type but popup, media, ping and CSP report, which `DOMWindow::open`,
+    /// `HTMLMediaElement`, `PingLoader` and CSP reporting check with the URL as the page gave it).
+    ///
+    /// ``init(url:mainDocumentURL:frameURL:resourceType:loadContext:requestMethod:loadType:)`` keeps
+    /// the URL it is given, as WebKit's backend does (its tests match fragments, spec §3.6); an
+    /// embedder that describes a page's load passes its URL through this first. The top and frame
+    /// URLs, documents' URLs, keep their fragments. WebKitGTK 2.50.6 answers for every type are in
+    /// `Tests/Data/oracle-notes/fragments.json`. O(URL length).
+    public static func requestURL(_ url: WebURL, forLoadOf type: ResourceType) -> WebURL {
+        guard url.fragment != nil, url.hasScheme("http") || url.hasScheme("https"),
+            type.isDisjoint(with: [.popup, .media, .ping, .cspReport])
+        else { return url }
+        var stripped = url
+        stripped.setFragment(nil)
+        return stripped
+    }
+}

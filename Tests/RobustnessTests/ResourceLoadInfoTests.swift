@@ -86,4 +86,24 @@ import Testing
             #expect(load.isEvaluated == evaluated, "\(text)")
         }
     }
+
+    /// A load's request URL as WebKit's loads show it (`requestURL(_:forLoadOf:)`): the fragment of an
+    /// http(s) URL dropped, except for popup, media, ping and CSP report loads (WebKitGTK 2.50.6,
+    /// `Tests/Data/oracle-notes/fragments.json`); other schemes and URLs without a fragment as given.
+    @Test func requestURLDropsTheFragmentAsWebKitsLoadsDo() throws {
+        let url = try #require(WebURL("https://a.test/x.gif?q#frag"))
+        for type: ResourceType in [.image, .script, .styleSheet, .font, .fetch, .other, .topDocument, .childDocument] {
+            #expect(
+                ResourceLoadInfo.requestURL(url, forLoadOf: type).serialization == "https://a.test/x.gif?q", "\(type)")
+        }
+        for type: ResourceType in [.popup, .media, .ping, .cspReport] {
+            #expect(ResourceLoadInfo.requestURL(url, forLoadOf: type) == url, "\(type)")
+        }
+        let other = try #require(WebURL("foo://a.test/x#frag"))
+        #expect(ResourceLoadInfo.requestURL(other, forLoadOf: .image) == other)
+        let plain = try #require(WebURL("http://a.test/x"))
+        #expect(ResourceLoadInfo.requestURL(plain, forLoadOf: .image) == plain)
+        let empty = try #require(WebURL("http://a.test/x#"))
+        #expect(ResourceLoadInfo.requestURL(empty, forLoadOf: .image).serialization == "http://a.test/x")
+    }
 }
