@@ -73,8 +73,9 @@ enum Punycode {
 
     /// Decodes Punycode (without the `xn--` prefix; ASCII letters of either case) into code points;
     /// nil when the text is not valid Punycode (a non-ASCII byte, a bad digit, an overflow, a code
-    /// point past U+10FFFF or a surrogate) or longer than ``domainLimit``. RFC 3492 §6.2. (libidn2's decoder refuses outputs longer
-    /// than 63 code points, which WebKit's ICU accepts: a URL's host may have longer labels.)
+    /// point past U+10FFFF or a surrogate) or longer than ``domainLimit``. RFC 3492 §6.2. (libidn2's
+    /// decoder refuses outputs longer than 63 code points, which WebKit's ICU accepts: a URL's host
+    /// may have longer labels.)
     static func decode(_ input: ArraySlice<UInt8>) -> [UInt32]? {
         guard input.count <= domainLimit else { return nil }
         var output: [UInt32] = []
