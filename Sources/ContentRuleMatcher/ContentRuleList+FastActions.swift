@@ -49,59 +49,9 @@ extension ContentRuleList {
         url.withUTF8 { urlBytes in
             frame.withUTF8 { frameBytes in
                 LoweredURL.with(urlBytes) { lowered in
-                    // `rule << 32 | (position + 1)`: where the literal index found the rule's gram first in
-                    // the lower-cased URL; 0 (always-checked and domain candidates) = no position. Not
-                    // sorted: each rule reaches the fast matcher one way only (its RULE entry) and the
-                    // index files it under one gram, so each is tried once and each on its own; the few
-                    // that fire are sorted (and any duplicate a damaged file makes removed) after.
-                    candidates.reserveCapacity(
-                        firstCandidate + alwaysChecked.count + entry.domainCandidates.count + 64)
-                    for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-                    let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
-                    rules.collectHostCandidates(
-                        lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
-                        into: &candidates)
-                    for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-                    /// A gram met once: the byte its literal has beside it must be there too; a candidate
-                    /// without it is dropped before any of its records is read.
-                    @inline(__always) func dropped(_ value: UInt64, gramAt at: Int) -> Bool {
-                        at >= 0 && repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(at)) == 0
-                            && !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: at)
-                    }
-                    if candidates.count - firstCandidate >= Self.touchFrom {
-                        // Dropped first, so that the read-ahead does not read their records either (a
-                        // separate pass costs more than it saves on the requests with few candidates).
-                        var kept = firstCandidate
-                        for index in firstCandidate..<candidates.count {
-                            let value = candidates[index]
-                            guard !dropped(value, gramAt: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) &- 1) else {
-                                continue
-                            }
-                            candidates[kept] = value
-                            kept &+= 1
-                        }
-                        candidates.removeLast(candidates.count &- kept)
-                        scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
-                    }
-                    for value in candidates[firstCandidate...] {
-                        let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
-                        if dropped(value, gramAt: gram.at) { continue }
-                        let candidate = Int32(truncatingIfNeeded: IndexHash.candidateRule(value))
-                        let rule = rules.rule(Int(candidate))
-                        guard Self.flagsAdmit(rule, flags),
-                            patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch)
-                        else { continue }
-                        if let condition = rule.condition {
-                            let kind = rules.condition(condition).kind
-                            let holds = Self.conditionHolds(kind, method: rule.method) {
-                                kind.testsFrameURL
-                                    ? conditionPatternsMatch(condition, frameBytes, scratch)
-                                    : SortedRules.contains(entry.conditionMatches, candidate)
-                            }
-                            guard holds else { continue }
-                        }
-                        fired.append(candidate)
-                    }
+                    collectAndVerify(
+                        urlBytes, frameBytes, lowered, entry: entry, flags: flags, scratch: scratch,
+                        candidates: &candidates, firstCandidate: firstCandidate, fired: &fired)
                 }
             }
         }
@@ -112,5 +62,70 @@ extension ContentRuleList {
         var otherRules = fired[firstFired...].withUnsafeBufferPointer { Array($0) }
         SortedRules.sortUnique(&otherRules)
         return ContentRuleListActions(list: self, universal: entry, otherRules: otherRules)
+    }
+
+    /// The body of ``actions(for:scratch:)`` once the URL is lowered: collects the candidate rules
+    /// (always-checked, literal index, host index, domain candidates) after `firstCandidate` in
+    /// `candidates` and appends those that fire to `fired`. A method of its own, with everything as
+    /// parameters: as the innermost of three closures it retained and released the list, the entry
+    /// and the scratch on every request.
+    private func collectAndVerify(
+        _ urlBytes: UnsafeBufferPointer<UInt8>, _ frameBytes: UnsafeBufferPointer<UInt8>, _ lowered: LoweredURL,
+        entry: TopURLEntry, flags: LoadFlags, scratch: PCRE2Scratch, candidates: inout [UInt64], firstCandidate: Int,
+        fired: inout [Int32]
+    ) {
+        // `rule << 32 | (position + 1)`: where the literal index found the rule's gram first in
+        // the lower-cased URL; 0 (always-checked and domain candidates) = no position. Not
+        // sorted: each rule reaches the fast matcher one way only (its RULE entry) and the
+        // index files it under one gram, so each is tried once and each on its own; the few
+        // that fire are sorted (and any duplicate a damaged file makes removed) after.
+        candidates.reserveCapacity(
+            firstCandidate + alwaysChecked.count + entry.domainCandidates.count + 64)
+        for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
+        let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
+        rules.collectHostCandidates(
+            lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
+            into: &candidates)
+        for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
+        /// A gram met once: the byte its literal has beside it must be there too; a candidate
+        /// without it is dropped before any of its records is read.
+        @inline(__always) func dropped(_ value: UInt64, gramAt at: Int) -> Bool {
+            at >= 0 && repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(at)) == 0
+                && !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: at)
+        }
+        if candidates.count - firstCandidate >= Self.touchFrom {
+            // Dropped first, so that the read-ahead does not read their records either (a
+            // separate pass costs more than it saves on the requests with few candidates).
+            var kept = firstCandidate
+            for index in firstCandidate..<candidates.count {
+                let value = candidates[index]
+                guard !dropped(value, gramAt: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) &- 1) else {
+                    continue
+                }
+                candidates[kept] = value
+                kept &+= 1
+            }
+            candidates.removeLast(candidates.count &- kept)
+            scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
+        }
+        for value in candidates[firstCandidate...] {
+            let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
+            if dropped(value, gramAt: gram.at) { continue }
+            let candidate = Int32(truncatingIfNeeded: IndexHash.candidateRule(value))
+            let rule = rules.rule(Int(candidate))
+            guard Self.flagsAdmit(rule, flags),
+                patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch)
+            else { continue }
+            if let condition = rule.condition {
+                let kind = rules.condition(condition).kind
+                let holds = Self.conditionHolds(kind, method: rule.method) {
+                    kind.testsFrameURL
+                        ? conditionPatternsMatch(condition, frameBytes, scratch)
+                        : SortedRules.contains(entry.conditionMatches, candidate)
+                }
+                guard holds else { continue }
+            }
+            fired.append(candidate)
+        }
     }
 }
