@@ -226,7 +226,7 @@ extension ContentRuleList {
     /// cost midway builds it and asks it before going on.
     static func contains(
         _ subject: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
-        byteCounts: UnsafeBufferPointer<Int32>? = nil
+        byteCounts: UnsafeBufferPointer<Int32>? = nil, from first: Int = 0
     ) -> Bool {
         guard !needle.isEmpty else { return true }
         guard needle.count <= subject.count, let base = subject.baseAddress else { return false }
@@ -258,7 +258,7 @@ extension ContentRuleList {
         }
         let byte = Int32(needle[anchor])
         let last = subject.count - needle.count
-        var start = 0
+        var start = first
         var followed = 0
         var found = false
         while start <= last {
@@ -332,7 +332,10 @@ extension ContentRuleList {
         // The gram occurs again: a search anchored on the needle's rarest byte (with the byte counts,
         // an absent byte answers at once). Following the gram's own occurrences instead costs one
         // compare per occurrence and candidate: quadratic on a URL repeating a common gram (`/ad/…`).
-        return contains(subject, needle, byteCounts: caseSensitive ? nil : lowered.byteCounts)
+        // An occurrence holds the gram at its offset `k`, at or after the gram's first occurrence,
+        // which was just compared: the search starts after it.
+        return contains(
+            subject, needle, byteCounts: caseSensitive ? nil : lowered.byteCounts, from: max(0, first - k + 1))
     }
 }
 

@@ -19,6 +19,7 @@ import Testing
         ("track[0-9]+er", false),  // a regex: its required literal "track" is checked in place
         ("aaaab", false),  // overlapping occurrences of the gram "aaaa"
         ("mnopq", false),  // filed under "mnop" with the byte after it, "q"
+        ("zhttp", false),  // its grams' first occurrence may be the URL's first bytes, before offset 1
     ]
 
     static let urls = [
@@ -36,10 +37,11 @@ import Testing
         "https://site.test/track/trackX/track12er",
         "https://site.test/track/trackX/track12",
         "https://site.test/aaaaaaaab",
-        "https://site.test/aaaaaaaa/aaab",
+        "https://site.test/aaaaaaaa/aaab", "https://site.test/aaaaab",
         "https://abcdxyz.test/",
         "https://site.test/mnopx", "https://site.test/mnopq", "https://site.test/mnop",
         "https://site.test/xmnopxmnopq", "https://site.test/MNOPQ",
+        "https://site.test/zhttp", "https://site.test/zhtt/zhttp", "https://site.test/http/zhtt",
     ]
 
     static var json: String {
