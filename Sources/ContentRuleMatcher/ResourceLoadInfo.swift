@@ -129,8 +129,9 @@ public struct ResourceLoadInfo: Sendable, Hashable {
 extension ResourceLoadInfo {
     /// The request URL a WebKit load of `type` shows the content rule lists: `url` without its
     /// `#…` fragment when it is an http(s) URL and the load goes through WebKit's resource loader
-    /// (every type but popup, media, ping and CSP report, which `DOMWindow::open`,
-    /// `HTMLMediaElement`, `PingLoader` and CSP reporting check with the URL as the page gave it).
+    /// (`CachedResourceRequest` splits it off: every type but popup, media, ping and CSP report,
+    /// which `DOMWindow::open`, `HTMLMediaElement`, `PingLoader` and CSP reporting check with the URL
+    /// as the page gave it).
     ///
     /// ``init(url:mainDocumentURL:frameURL:resourceType:loadContext:requestMethod:loadType:)`` keeps
     /// the URL it is given, as WebKit's backend does (its tests match fragments, spec §3.6); an
