@@ -36,7 +36,7 @@ public enum RuleListCompiler {
     /// - Returns: the compiled list (`nil` if a pattern is invalid) and the pattern errors
     ///   (`JSONInvalidRegex` with the url-filter parser's reason as detail), one per faulty rule; or,
     ///   for a compiled list, a warning when WebKit would abort compiling it
-    ///   (``universalActionWarning(_:)``).
+    ///   (``webKitAbortWarnings(_:)``).
     public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic])
     {
         let (compiledPatterns, diagnostics) = PatternCompiler.compileAll(rules)
@@ -63,49 +63,8 @@ public enum RuleListCompiler {
         let list = CompiledRuleList(
             rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,
             sourceRuleCount: sourceRuleCount)
-        return (list, universalActionWarning(compiledRules).map { [$0] } ?? [])
+        return (list, webKitAbortWarnings(compiledRules))
     }
-
-    /// WebKit keeps the match-everything url-filters of a list as a set of distinct (action location,
-    /// flags) values, and aborts the process at 65,535 of them (release assert "Too many uncombined
-    /// actions that match everything", spec §5.7): each rule with a condition has its own action
-    /// location, rules without one share a location when their actions are combined. The spec asks a
-    /// reimplementation to reject such a list; it stays valid here (our format has no such limit),
-    /// with this warning at the rule that reaches the limit. WebKitGTK 2.50.6 (oracle): 65,534
-    /// conditioned `.*` rules compile, 65,535 abort; 70,000 of them with one selector, one `block`
-    /// action or one `if-domain` abort; 70,000 without a condition (one action, or selectors that
-    /// combine) compile.
-    static func universalActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
-        struct Value: Hashable {
-            var slot: UInt32
-            var resourceTypes: ResourceType.RawValue
-            var loadTypes: LoadTypes.RawValue
-            var loadContexts: LoadContexts.RawValue
-            var requestMethod: RequestMethod?
-            var condition: TriggerCondition.Kind?
-        }
-        var values = Set<Value>()
-        for rule in rules where rule.urlFilter.matchesEverything {
-            values.insert(
-                Value(
-                    slot: rule.actionSlot, resourceTypes: rule.resourceTypes.rawValue,
-                    loadTypes: rule.loadTypes.rawValue,
-                    loadContexts: rule.loadContexts.rawValue, requestMethod: rule.requestMethod,
-                    condition: rule.condition?.kind))
-            if values.count == universalActionLimit {
-                return RuleListDiagnostic(
-                    nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: "trigger.url-filter",
-                    detail:
-                        "WebKit aborts compiling this list: this rule is the \(universalActionLimit)th whose url-filter"
-                        + " matches everything with its own action or flags (WebKit allows \(universalActionLimit - 1);"
-                        + " rules with a condition never share one)")
-            }
-        }
-        return nil
-    }
-
-    /// The number of distinct match-everything values at which WebKit aborts (spec §5.7).
-    static let universalActionLimit = 65_535
 
     struct PatternFailure: Error {
         var status: URLFilterParseStatus

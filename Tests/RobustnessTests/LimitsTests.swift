@@ -56,6 +56,49 @@ import URLFilterSyntax
         #expect(warnings(Self.universalRules(70_000, condition: false, action: selector)).isEmpty)
     }
 
+    /// `n` rules on one url-filter (`^[htpsw]+:\/\/` by default), rule `i` with `action(i)`, an
+    /// `if-domain` of its own or none, and the resource type `types(i)` when given.
+    static func sameFilterRules(
+        _ n: Int, condition: Bool, filter: String = #"^[htpsw]+:\\/\\/"#, types: ((Int) -> String)? = nil,
+        action: (Int) -> String
+    ) -> [String] {
+        (0..<n).map {
+            var trigger = #""url-filter":"\#(filter)""#
+            if condition { trigger += #","if-domain":["d\#($0).test"]"# }
+            if let types { trigger += #","resource-type":["\#(types($0))"]"# }
+            return #"{"trigger":{\#(trigger)},"action":\#(action($0))}"#
+        }
+    }
+
+    /// WebKit aborts when one state of its automaton holds more than 65,535 distinct (action, flags)
+    /// values (`RuleListCompiler.nodeActionWarning`): every list below was compiled by WebKitGTK
+    /// 2.50.6 through the oracle (`webkit_compile.py`; an abort exits with status 134).
+    @Test func webKitsStateActionLimitIsAWarning() {
+        func warnings(_ rules: [String]) -> [RuleListDiagnostic] {
+            let result = RuleListCompiler.compile(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
+            #expect(result.list != nil)
+            return result.diagnostics.filter { $0.severity == .warning }
+        }
+        let block = { (_: Int) in #"{"type":"block"}"# }
+        let atLimit = Self.sameFilterRules(65_535, condition: true, action: block)
+        // 65,535 compile in WebKit; a 65,536th aborts it, also when its url-filter is spelled
+        // `^[htpsw]+://` (the same terms) and it has no condition.
+        #expect(warnings(atLimit).isEmpty)
+        let over = warnings(atLimit + Self.sameFilterRules(1, condition: false, filter: "^[htpsw]+://", action: block))
+        #expect(over.count == 1)
+        #expect(over.first?.ruleIndex == 65_535)
+        #expect(over.first?.message.hasPrefix("WebKit aborts compiling this list") == true)
+        #expect(over.first?.message.contains("65536th with this url-filter") == true)
+        // Two resource types: the flags differ, the values are still distinct (aborts).
+        let types = { (i: Int) in i % 2 == 0 ? "image" : "script" }
+        #expect(warnings(Self.sameFilterRules(65_536, condition: true, types: types, action: block)).count == 1)
+        // Without conditions: a notification of its own per rule aborts; selectors combine (compiles).
+        let notify = { (i: Int) in #"{"type":"notify","notification":"n\#(i)"}"# }
+        #expect(warnings(Self.sameFilterRules(65_536, condition: false, action: notify)).count == 1)
+        let selector = { (i: Int) in #"{"type":"css-display-none","selector":".s\#(i)"}"# }
+        #expect(warnings(Self.sameFilterRules(65_536, condition: false, action: selector)).isEmpty)
+    }
+
     @Test func oneHundredFiftyThousandAndOneRulesAreRejected() {
         let parsed = RuleListParser.parse(Hostile.repeated(Self.rule, count: 150_001))
         #expect(parsed.errors.first?.error == .jsonTooManyRules)
