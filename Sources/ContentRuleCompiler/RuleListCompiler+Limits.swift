@@ -63,7 +63,8 @@ extension RuleListCompiler {
     /// `NFAToDFA.cpp`, spec §5.7). Two url-filters are the same terms when their PCRE2 translations
     /// are equal (the translation spells each term one way: `\/` and `/` are one term). WebKitGTK
     /// 2.50.6 (oracle): 65,535 rules with `^[htpsw]+:\/\/` and an `if-domain` each compile, 65,536
-    /// (also of two resource types, or the last one `^[htpsw]+://` without a condition) abort; 65,536
+    /// (also of two resource types, the last one `^[htpsw]+://` without a condition, or 65,534 with
+    /// `if-top-url` and two without a condition: conditions of any kind share the state) abort; 65,536
     /// `notify` rules with their own messages abort; 65,536 css-display-none rules without a
     /// condition compile (their selectors combine).
     ///

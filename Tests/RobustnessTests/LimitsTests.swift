@@ -89,6 +89,13 @@ import URLFilterSyntax
         #expect(over.first?.ruleIndex == 65_535)
         #expect(over.first?.message.hasPrefix("WebKit aborts compiling this list") == true)
         #expect(over.first?.message.contains("65536th with this url-filter") == true)
+        // Rules with and without conditions, of any kind, share the state: 65,534 `if-top-url` rules
+        // and two without a condition (`block`, `block-cookies`) abort.
+        let topURL = (0..<65_534).map {
+            #"{"trigger":{"url-filter":"^[htpsw]+:\\/\\/","if-top-url":["https://d\#($0)\\.test/"]},"action":{"type":"block"}}"#
+        }
+        let unconditioned = [#"{"type":"block"}"#, #"{"type":"block-cookies"}"#]
+        #expect(warnings(topURL + Self.sameFilterRules(2, condition: false) { unconditioned[$0] }).count == 1)
         // Two resource types: the flags differ, the values are still distinct (aborts).
         let types = { (i: Int) in i % 2 == 0 ? "image" : "script" }
         #expect(warnings(Self.sameFilterRules(65_536, condition: true, types: types, action: block)).count == 1)
