@@ -60,20 +60,27 @@ extension RuleListCompiler {
     /// Rules whose url-filters WebKit reads as the same terms end on one state of its automaton, which
     /// holds their distinct ``StateActionValue``s; at more than 65,535 WebKit aborts the process
     /// (release assert "Too many actions for the current DFANode size.", `DFA` construction in
-    /// `NFAToDFA.cpp`, spec §5.7). Two url-filters are the same terms when their PCRE2 translations
-    /// are equal (the translation spells each term one way: `\/` and `/` are one term). WebKitGTK
-    /// 2.50.6 (oracle): 65,535 rules with `^[htpsw]+:\/\/` and an `if-domain` each compile, 65,536
-    /// (also of two resource types, the last one `^[htpsw]+://` without a condition, or 65,534 with
-    /// `if-top-url` and two without a condition: conditions of any kind share the state) abort; 65,536
-    /// `notify` rules with their own messages abort; 65,536 css-display-none rules without a
-    /// condition compile (their selectors combine).
+    /// `NFAToDFA.cpp`, spec §5.7). So do the rules that share a condition value (the same domain, or
+    /// top-URL or frame-URL pattern), in the automaton of their conditions. Two patterns are the same
+    /// terms when their PCRE2 translations are equal (the translation spells each term one way: `\/`
+    /// and `/` are one term).
+    ///
+    /// WebKitGTK 2.50.6 (oracle): 65,535 rules with `^[htpsw]+:\/\/` and an `if-domain` each compile,
+    /// 65,536 (also of two resource types, the last one `^[htpsw]+://` without a condition, or 65,534
+    /// with `if-top-url` and two without a condition: conditions of any kind share the state) abort;
+    /// 65,536 `notify` rules with their own messages abort; 65,536 css-display-none rules without a
+    /// condition compile (their selectors combine). 65,535 rules of their own url-filters with
+    /// `if-domain: ["example.com"]` compile, 65,536 abort (also with `if-top-url: ["example"]`, or half
+    /// of them `unless-domain`: `if` and `unless` share the state); half `example.com`, half
+    /// `*example.com` compile (two values).
     ///
     /// Not detected: different terms that WebKit's automaton still reaches together — 65,536
     /// conditioned rules on `adbanner`, half of them case-sensitive, abort WebKit too (the lower-case
-    /// URL reaches both) — which depends on how WebKit splits a large list into automata.
+    /// URL reaches both) — which depends on how WebKit splits a large list into automata; condition
+    /// values that match everything.
     static func nodeActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
-        /// The distinct values of one url-filter: the first, then a set of the others once there are
-        /// (most url-filters have one rule).
+        /// The distinct values of one pattern: the first, then a set of the others once there are
+        /// (most patterns have one rule).
         struct Values {
             let first: StateActionValue
             var others: Set<StateActionValue> = []
@@ -83,21 +90,38 @@ extension RuleListCompiler {
                 value != first && others.insert(value).inserted ? 1 + others.count : 0
             }
         }
+        // Url-filters by their translation; condition values by their automaton (domains, top-URL and
+        // frame-URL patterns, each `if` with its `unless`), then their translation.
         var byPattern: [String: Values] = [:]
-        for rule in rules {
-            guard let pattern = rule.urlFilter.pcre2Pattern else { continue }
-            let value = StateActionValue(rule)
+        func reachesLimit(_ key: String, _ value: StateActionValue) -> Bool {
             // In place (a copy of the entry would copy its set at each insertion).
-            if byPattern[pattern, default: Values(first: value)].add(value) == nodeActionLimit + 1 {
-                return RuleListDiagnostic(
-                    nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: "trigger.url-filter",
-                    detail:
-                        "WebKit aborts compiling this list: this rule is the \(nodeActionLimit + 1)th with this"
-                        + " url-filter (as WebKit reads it) and its own action or flags (WebKit allows"
-                        + " \(nodeActionLimit) on one state of its automaton; rules with a condition never share one)")
+            byPattern[key, default: Values(first: value)].add(value) == nodeActionLimit + 1
+        }
+        for rule in rules {
+            let value = StateActionValue(rule)
+            if let pattern = rule.urlFilter.pcre2Pattern, reachesLimit(pattern, value) {
+                return nodeActionDiagnostic(rule, keyPath: "trigger.url-filter", what: "url-filter")
+            }
+            guard let condition = rule.condition else { continue }
+            let automaton =
+                condition.kind.isDomain ? "\u{1}domain " : condition.kind.testsFrameURL ? "\u{1}frame " : "\u{1}top "
+            for entry in condition.patterns {
+                guard let pattern = entry.pcre2Pattern, reachesLimit(automaton + pattern, value) else { continue }
+                return nodeActionDiagnostic(
+                    rule, keyPath: "trigger.\(condition.kind.rawValue)", what: "\(condition.kind.rawValue) value")
             }
         }
         return nil
+    }
+
+    private static func nodeActionDiagnostic(_ rule: CompiledRule, keyPath: String, what: String) -> RuleListDiagnostic
+    {
+        RuleListDiagnostic(
+            nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: keyPath,
+            detail:
+                "WebKit aborts compiling this list: this rule is the \(nodeActionLimit + 1)th with this \(what)"
+                + " (as WebKit reads it) and its own action or flags (WebKit allows \(nodeActionLimit) on one state"
+                + " of its automaton; rules with a condition never share one)")
     }
 
     /// The most distinct values one state of WebKit's automaton holds (spec §5.7).

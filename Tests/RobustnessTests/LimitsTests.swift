@@ -106,6 +106,31 @@ import URLFilterSyntax
         #expect(warnings(Self.sameFilterRules(65_536, condition: false, action: selector)).isEmpty)
     }
 
+    /// The same limit in the automaton of conditions: rules of their own url-filters sharing one
+    /// condition value (oracle, as above).
+    @Test func webKitsStateActionLimitHoldsForConditionValues() {
+        func warnings(_ n: Int, _ condition: (Int) -> String) -> [RuleListDiagnostic] {
+            let rules = (0..<n).map {
+                #"{"trigger":{"url-filter":"x\#($0)z",\#(condition($0))},"action":{"type":"block"}}"#
+            }
+            let result = RuleListCompiler.compile(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
+            #expect(result.list != nil)
+            return result.diagnostics.filter { $0.severity == .warning }
+        }
+        let domain = { (_: Int) in #""if-domain":["example.com"]"# }
+        // 65,535 compile; the 65,536th aborts WebKit.
+        #expect(warnings(65_535, domain).isEmpty)
+        let over = warnings(65_536, domain)
+        #expect(over.count == 1)
+        #expect(over.first?.ruleIndex == 65_535 && over.first?.keyPath == "trigger.if-domain")
+        #expect(over.first?.message.contains("65536th with this if-domain value") == true)
+        // `if` and `unless` share the state (aborts); `example.com` and `*example.com` do not (compiles).
+        #expect(warnings(65_536) { $0 % 2 == 0 ? domain($0) : #""unless-domain":["example.com"]"# }.count == 1)
+        #expect(warnings(65_536) { $0 % 2 == 0 ? domain($0) : #""if-domain":["*example.com"]"# }.isEmpty)
+        // Top-URL patterns too.
+        #expect(warnings(65_536) { _ in #""if-top-url":["example"]"# }.count == 1)
+    }
+
     @Test func oneHundredFiftyThousandAndOneRulesAreRejected() {
         let parsed = RuleListParser.parse(Hostile.repeated(Self.rule, count: 150_001))
         #expect(parsed.errors.first?.error == .jsonTooManyRules)
