@@ -33,25 +33,45 @@ extension RuleListCompiler {
 
     /// WebKit keeps the match-everything url-filters of a list as a set of distinct
     /// ``StateActionValue``s, and aborts the process at 65,535 of them (release assert "Too many
-    /// uncombined actions that match everything", `ContentExtensionCompiler.cpp`). The spec asks a
-    /// reimplementation to reject such a list; it stays valid here, with this warning. WebKitGTK
-    /// 2.50.6 (oracle): 65,534 conditioned `.*` rules compile, 65,535 abort; 70,000 of them with one
-    /// selector, one `block` action or one `if-domain` abort; 70,000 without a condition (one action,
-    /// or selectors that combine) compile.
+    /// uncombined actions that match everything", `ContentExtensionCompiler.cpp`); likewise the
+    /// match-everything values of top-URL and of frame-URL conditions (each their own automaton). The
+    /// spec asks a reimplementation to reject such a list; it stays valid here, with this warning.
+    /// WebKitGTK 2.50.6 (oracle): 65,534 conditioned `.*` rules compile, 65,535 abort; 70,000 of them
+    /// with one selector, one `block` action or one `if-domain` abort; 70,000 without a condition (one
+    /// action, or selectors that combine) compile; 65,534 rules of their own url-filters with
+    /// `if-top-url: [".*"]` compile, 65,535 abort.
     static func universalActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
         var values = Set<StateActionValue>()
-        for rule in rules where rule.urlFilter.matchesEverything {
-            values.insert(StateActionValue(rule))
-            if values.count == universalActionLimit {
-                return RuleListDiagnostic(
-                    nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: "trigger.url-filter",
-                    detail:
-                        "WebKit aborts compiling this list: this rule is the \(universalActionLimit)th whose url-filter"
-                        + " matches everything with its own action or flags (WebKit allows \(universalActionLimit - 1);"
-                        + " rules with a condition never share one)")
+        var conditionValues: [Bool: Set<StateActionValue>] = [:]  // by "tests the frame URL"
+        for rule in rules {
+            if rule.urlFilter.matchesEverything {
+                values.insert(StateActionValue(rule))
+                if values.count == universalActionLimit {
+                    return universalActionDiagnostic(rule, keyPath: "trigger.url-filter", what: "url-filter")
+                }
+            }
+            guard let condition = rule.condition, condition.patterns.contains(where: \.matchesEverything) else {
+                continue
+            }
+            let frame = condition.kind.testsFrameURL
+            conditionValues[frame, default: []].insert(StateActionValue(rule))
+            if conditionValues[frame]?.count == universalActionLimit {
+                return universalActionDiagnostic(
+                    rule, keyPath: "trigger.\(condition.kind.rawValue)", what: "\(condition.kind.rawValue) value")
             }
         }
         return nil
+    }
+
+    private static func universalActionDiagnostic(_ rule: CompiledRule, keyPath: String, what: String)
+        -> RuleListDiagnostic
+    {
+        RuleListDiagnostic(
+            nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: keyPath,
+            detail:
+                "WebKit aborts compiling this list: this rule is the \(universalActionLimit)th whose \(what)"
+                + " matches everything with its own action or flags (WebKit allows \(universalActionLimit - 1);"
+                + " rules with a condition never share one)")
     }
 
     /// The number of distinct match-everything values at which WebKit aborts (spec §5.7).

@@ -54,6 +54,17 @@ import URLFilterSyntax
         // Without conditions, one action (or selectors WebKit combines) is one value: WebKit compiles.
         #expect(warnings(Self.universalRules(70_000, condition: false, action: block)).isEmpty)
         #expect(warnings(Self.universalRules(70_000, condition: false, action: selector)).isEmpty)
+        // Top-URL conditions that match everything, on rules of their own url-filters: 65,534 compile,
+        // 65,535 abort.
+        let topURL = { (n: Int) in
+            let rules = (0..<n).map {
+                #"{"trigger":{"url-filter":"x\#($0)z","if-top-url":[".*"]},"action":{"type":"block"}}"#
+            }
+            return "[" + rules.joined(separator: ",") + "]"
+        }
+        #expect(warnings(topURL(65_534)).isEmpty)
+        let overTop = warnings(topURL(65_535))
+        #expect(overTop.count == 1 && overTop.first?.keyPath == "trigger.if-top-url")
     }
 
     /// `n` rules on one url-filter (`^[htpsw]+:\/\/` by default), rule `i` with `action(i)`, an
