@@ -66,12 +66,17 @@ extension RuleListCompiler {
     private static func universalActionDiagnostic(_ rule: CompiledRule, keyPath: String, what: String)
         -> RuleListDiagnostic
     {
+        abortWarning(
+            rule, keyPath: keyPath,
+            detail: "this rule is the \(universalActionLimit)th whose \(what) matches everything with its own action"
+                + " or flags (WebKit allows \(universalActionLimit - 1)")
+    }
+
+    /// The warning at `rule`: WebKit aborts compiling the list, `detail` says why.
+    private static func abortWarning(_ rule: CompiledRule, keyPath: String, detail: String) -> RuleListDiagnostic {
         RuleListDiagnostic(
             nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: keyPath,
-            detail:
-                "WebKit aborts compiling this list: this rule is the \(universalActionLimit)th whose \(what)"
-                + " matches everything with its own action or flags (WebKit allows \(universalActionLimit - 1);"
-                + " rules with a condition never share one)")
+            detail: "WebKit aborts compiling this list: " + detail + "; rules with a condition never share one)")
     }
 
     /// The number of distinct match-everything values at which WebKit aborts (spec §5.7).
@@ -136,12 +141,10 @@ extension RuleListCompiler {
 
     private static func nodeActionDiagnostic(_ rule: CompiledRule, keyPath: String, what: String) -> RuleListDiagnostic
     {
-        RuleListDiagnostic(
-            nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: keyPath,
-            detail:
-                "WebKit aborts compiling this list: this rule is the \(nodeActionLimit + 1)th with this \(what)"
-                + " (as WebKit reads it) and its own action or flags (WebKit allows \(nodeActionLimit) on one state"
-                + " of its automaton; rules with a condition never share one)")
+        abortWarning(
+            rule, keyPath: keyPath,
+            detail: "this rule is the \(nodeActionLimit + 1)th with this \(what) (as WebKit reads it) and its own"
+                + " action or flags (WebKit allows \(nodeActionLimit) on one state of its automaton")
     }
 
     /// The most distinct values one state of WebKit's automaton holds (spec §5.7).
