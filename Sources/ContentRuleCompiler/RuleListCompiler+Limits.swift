@@ -97,7 +97,8 @@ extension RuleListCompiler {
     /// 65,536 `notify` rules with their own messages abort; 65,536 css-display-none rules without a
     /// condition compile (their selectors combine). 65,535 rules of their own url-filters with
     /// `if-domain: ["example.com"]` compile, 65,536 abort (also with `if-top-url: ["example"]`, or half
-    /// of them `unless-domain`: `if` and `unless` share the state); half `example.com`, half
+    /// of them `unless-domain`: `if` and `unless` share the state, or half `if-top-url` with the pattern
+    /// WebKit generates for the domain: domains go to the top-URL automaton); half `example.com`, half
     /// `*example.com` compile (two values).
     ///
     /// Not detected: different terms that WebKit's automaton still reaches together — 65,536
@@ -107,10 +108,11 @@ extension RuleListCompiler {
     static func nodeActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
         // Each value comes from a rule of its own: a list of at most 65,535 rules is below the limit.
         guard rules.count > nodeActionLimit else { return nil }
-        /// Url-filters by their translation; condition values by their automaton (domains, top-URL and
-        /// frame-URL patterns, each `if` with its `unless`), then their translation.
+        /// Url-filters by their translation; condition values by their automaton (top URL: domains,
+        /// whose generated patterns WebKit adds to it, and top-URL patterns; frame URL), `if` with
+        /// `unless`, then their translation.
         struct Key: Hashable {
-            var automaton: UInt8  // 0 url-filter, 1 domain, 2 top URL, 3 frame URL
+            var automaton: UInt8  // 0 url-filter, 1 top URL (domains too), 2 frame URL
             var pattern: String
         }
         /// Calls `body` with each key of `rules[index]` until it returns true.
@@ -123,7 +125,7 @@ extension RuleListCompiler {
             guard let kind = rules[index].condition?.kind, let count = rules[index].condition?.patterns.count else {
                 return false
             }
-            let automaton: UInt8 = kind.isDomain ? 1 : kind.testsFrameURL ? 3 : 2
+            let automaton: UInt8 = kind.testsFrameURL ? 2 : 1
             for entry in 0..<count {
                 if let pattern = rules[index].condition?.patterns[entry].pcre2Pattern,
                     body(Key(automaton: automaton, pattern: pattern), kind.rawValue)

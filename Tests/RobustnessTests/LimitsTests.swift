@@ -138,8 +138,12 @@ import URLFilterSyntax
         // `if` and `unless` share the state (aborts); `example.com` and `*example.com` do not (compiles).
         #expect(warnings(65_536) { $0 % 2 == 0 ? domain($0) : #""unless-domain":["example.com"]"# }.count == 1)
         #expect(warnings(65_536) { $0 % 2 == 0 ? domain($0) : #""if-domain":["*example.com"]"# }.isEmpty)
-        // Top-URL patterns too.
+        // Top-URL patterns too, and domains with them: WebKit adds a domain's generated pattern to the
+        // top-URL automaton, where `if-top-url` with the same pattern meets it (aborts at 65,536).
         #expect(warnings(65_536) { _ in #""if-top-url":["example"]"# }.count == 1)
+        let generated = #""if-top-url":["[a-z][a-z+.-]*:\\/\\/example\\.com[:/]"]"#
+        #expect(warnings(65_536) { $0 % 2 == 0 ? domain($0) : generated }.count == 1)
+        #expect(warnings(65_535) { $0 % 2 == 0 ? domain($0) : generated }.isEmpty)
     }
 
     @Test func oneHundredFiftyThousandAndOneRulesAreRejected() {
