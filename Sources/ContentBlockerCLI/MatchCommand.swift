@@ -9,7 +9,7 @@ enum MatchCommand {
     static let help = """
         USAGE: content-blocker match LIST... [--url U [--top-url T] [--frame-url F] [--type TYPE]
                                               [--context top-frame|child-frame] [--method M] [--load-type L]]
-               content-blocker match LIST... --requests FILE|- [--brief] [--jobs N]
+               content-blocker match LIST... --requests FILE|- [--brief] [--fired-rules] [--jobs N]
 
         Decides loads as WebKit would with the given content rule lists installed, in the order given.
         Each LIST is a compiled binary rule list or a JSON rule list; its identifier (the "list" of
@@ -58,6 +58,10 @@ enum MatchCommand {
                                  list they make each result hundreds of KB): "actions" has the other
                                  actions, "cssDisplayNoneActions" counts the left-out ones, and each
                                  list has "globalStylesheetBytes" instead of "globalStylesheet".
+          --fired-rules          Add to each list its "firedRules": the indices (0-based, in the list's
+                                 JSON array, ascending) of the rules whose triggers matched the load —
+                                 those whose actions an ignore-previous-rules dropped and the ignore
+                                 rules too; not the css-display-none rules of the global stylesheet.
           -h, --help             Show this help.
 
         EXIT STATUS: 0 done (with --requests, even if some request lines were bad), 2 usage error
@@ -75,7 +79,7 @@ enum MatchCommand {
             arguments,
             valued: Set(
                 ["--url"] + requestFlags.map(\.flag) + ["--requests", "--active-actions", "--engine", "--jobs"]),
-            flags: ["--help", "-h", "--brief"], repeatable: ["--active-actions"])
+            flags: ["--help", "-h", "--brief", "--fired-rules"], repeatable: ["--active-actions"])
         if args.flag("--help") || args.flag("-h") {
             Console.out(help)
             return 0
@@ -86,7 +90,7 @@ enum MatchCommand {
             guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
             patterns.append(pattern)
         }
-        let brief = args.flag("--brief")
+        let style = ResultStyle(brief: args.flag("--brief"), firedRules: args.flag("--fired-rules"))
         let engineName = args.value("--engine") ?? "fast"
         guard let engine = MatchingEngine(rawValue: engineName) else {
             throw UsageError("--engine must be fast or reference")
@@ -110,7 +114,7 @@ enum MatchCommand {
             if let flag = (["--url"] + requestFlags.map(\.flag)).first(where: { args.value($0) != nil }) {
                 throw UsageError("\(flag) describes a single request: use either it or --requests")
             }
-            try runBatch(blocker, requestsPath: requests, jobs: jobs, brief: brief)
+            try runBatch(blocker, requestsPath: requests, jobs: jobs, style: style)
             return 0
         }
         guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
@@ -122,7 +126,7 @@ enum MatchCommand {
             throw UsageError("invalid request: \(error.message)")
         }
         for warning in warnings(for: object) { Console.err("warning: \(warning)") }
-        Console.out(respond(to: object, blocker: blocker, brief: brief, warningsInResult: false).text)
+        Console.out(respond(to: object, blocker: blocker, style: style, warningsInResult: false).text)
         return 0
     }
 
@@ -130,7 +134,9 @@ enum MatchCommand {
     /// lines read is cut into chunks, a window of chunks is matched concurrently
     /// (`DispatchQueue.concurrentPerform`), and the window's output is written in input order before
     /// the next window starts. Every input line gives one output line.
-    static func runBatch(_ blocker: ContentBlocker, requestsPath: String, jobs: Int, brief: Bool = false) throws {
+    static func runBatch(
+        _ blocker: ContentBlocker, requestsPath: String, jobs: Int, style: ResultStyle = ResultStyle()
+    ) throws {
         var reader = try RequestLines(path: requestsPath)
         defer {
             reader.close()
@@ -153,7 +159,7 @@ enum MatchCommand {
                     let chunk = base + offset
                     var output = ""
                     for (number, range) in lines[(chunk * chunkSize)..<min(lines.count, (chunk + 1) * chunkSize)] {
-                        output += response(to: bytes[range], lineNumber: number, blocker: blocker, brief: brief).text
+                        output += response(to: bytes[range], lineNumber: number, blocker: blocker, style: style).text
                         output += "\n"
                     }
                     outputs.set(offset, output)
@@ -184,7 +190,9 @@ enum MatchCommand {
     ]
 
     /// The result line for one request line; errors start with `line N:`.
-    static func response(to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, brief: Bool) -> JSON {
+    static func response(
+        to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, style: ResultStyle
+    ) -> JSON {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
             return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
@@ -195,7 +203,7 @@ enum MatchCommand {
         else {
             return .object([("error", .string("line \(lineNumber): \(notAnObject(line))"))])
         }
-        return respond(to: object, blocker: blocker, brief: brief, errorPrefix: "line \(lineNumber): ")
+        return respond(to: object, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ")
     }
 
     /// Why a request line is not a JSON object: its syntax error and where (a byte offset in the line,
@@ -222,7 +230,7 @@ enum MatchCommand {
     /// The result object for one request object, or `{"error": …}`; either has the request's
     /// ``warnings(for:)`` in `"warnings"` when there are some and `warningsInResult`.
     static func respond(
-        to object: [String: Any], blocker: ContentBlocker, brief: Bool = false, errorPrefix: String = "",
+        to object: [String: Any], blocker: ContentBlocker, style: ResultStyle = ResultStyle(), errorPrefix: String = "",
         warningsInResult: Bool = true
     ) -> JSON {
         var id: [(String, JSON)] = []
@@ -237,7 +245,7 @@ enum MatchCommand {
         } catch {
             return .object(id + [("error", .string(errorPrefix + error.message))] + warningMembers)
         }
-        let members = result(blocker.results(for: load, requestHeaders: headers), load: load, brief: brief)
+        let members = result(blocker.results(for: load, requestHeaders: headers), load: load, style: style)
         return .object(id + members + warningMembers)
     }
 
@@ -324,11 +332,19 @@ enum MatchCommand {
         return (load, headers)
     }
 
-    /// The members of a result object (see the help's RESULT); `brief` leaves out css-display-none
-    /// actions and global stylesheets, counting them instead.
-    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo, brief: Bool = false) -> [(
-        String, JSON
-    )] {
+    /// What a result object holds besides its usual members (`--brief`, `--fired-rules`).
+    struct ResultStyle {
+        /// Leave out css-display-none actions and global stylesheets, counting them instead.
+        var brief = false
+        /// Add each list's fired rules (source indices).
+        var firedRules = false
+    }
+
+    /// The members of a result object (see the help's RESULT), in `style`.
+    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo, style: ResultStyle = ResultStyle())
+        -> [(String, JSON)]
+    {
+        let brief = style.brief
         var actions: [JSON] = []
         var lists: [JSON] = []
         var hidden = 0
@@ -354,6 +370,9 @@ enum MatchCommand {
                 listMembers.append(("globalStylesheetBytes", .int(list.globalStylesheet?.utf8.count ?? 0)))
             } else {
                 listMembers.append(("globalStylesheet", list.globalStylesheet.map { .string($0) } ?? .null))
+            }
+            if style.firedRules {
+                listMembers.append(("firedRules", .array(list.actions.firedRules.map { .int(Int($0)) })))
             }
             lists.append(.object(listMembers))
         }

@@ -438,6 +438,46 @@ import Testing
         #expect(object["blockedLoad"] as? Bool == true)
     }
 
+    /// `--fired-rules` adds each list's fired rules: the source indices of the rules whose triggers
+    /// matched (spec §4.5: url-filter, flags and condition), ignore rules and the rules they cancel
+    /// included, ascending, the same from both engines; a rule of the global stylesheet is not a rule
+    /// the load fires (spec §4.9).
+    @Test func firedRulesNameTheMatchedRules() throws {
+        let directory = try Self.temporaryDirectory()
+        let list = try Self.write(
+            """
+            [{"trigger":{"url-filter":"ads"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":".*","if-domain":["site.test"]},"action":{"type":"css-display-none","selector":".x"}},
+             {"trigger":{"url-filter":"ads/keep"},"action":{"type":"ignore-previous-rules"}},
+             {"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".g"}},
+             {"trigger":{"url-filter":"nomatch"},"action":{"type":"block"}}]
+            """, "list.json", in: directory)
+        let stylesheetList = try Self.write(
+            #"[{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".g"}},"#
+                + #"{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#, "sheet.json", in: directory)
+        func firedRules(_ list: String, _ url: String, top: String, engine: String) throws -> [Int]? {
+            let output = try Self.run(
+                ["match", list, "--url", url, "--top-url", top, "--type", "image", "--fired-rules", "--engine", engine])
+            #expect(output.status == 0, "\(output.stderr)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            return (object["lists"] as? [[String: Any]])?.first?["firedRules"] as? [Int]
+        }
+        for engine in ["fast", "reference"] {
+            // Rule 3 follows an ignore rule, so it is no part of the global stylesheet: it fires.
+            #expect(
+                try firedRules(list, "https://x.test/ads/keep", top: "https://site.test/", engine: engine) == [
+                    0, 1, 2, 3,
+                ])
+            #expect(try firedRules(list, "https://x.test/ads/x", top: "https://other.test/", engine: engine) == [0, 3])
+            #expect(
+                try firedRules(stylesheetList, "https://x.test/ads", top: "https://site.test/", engine: engine) == [1])
+        }
+        // Without the flag, no such member.
+        let plain = try Self.run(["match", list, "--url", "https://x.test/ads"])
+        #expect(!plain.stdout.contains("firedRules"))
+    }
+
     /// A failed write to standard output (here /dev/full: "No space left on device") is an I/O error:
     /// exit 2 with one line on standard error, no crash — for a batch, a single request and `check`.
     @Test func failedOutputWritesExitTwo() throws {
