@@ -274,13 +274,11 @@ enum MatchCommand {
         guard var url = WebURL(urlText) else { throw RuntimeError("url is not a valid URL: \(urlText)") }
         let mainGiven = try string("mainDocumentURL")
         var main: WebURL?
-        if let mainText = mainGiven {
-            if !mainText.isEmpty {
-                guard let parsed = WebURL(mainText) else {
-                    throw RuntimeError("mainDocumentURL is not a valid URL: \(mainText)")
-                }
-                main = parsed
+        if let mainText = mainGiven, !mainText.isEmpty {
+            guard let parsed = WebURL(mainText) else {
+                throw RuntimeError("mainDocumentURL is not a valid URL: \(mainText)")
             }
+            main = parsed
         }
         let contextName = try string("loadContext") ?? "top-frame"
         guard let context = LoadContext(rawValue: contextName) else {

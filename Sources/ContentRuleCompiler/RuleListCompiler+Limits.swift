@@ -70,14 +70,18 @@ extension RuleListCompiler {
         abortWarning(
             rule, keyPath: keyPath,
             detail: "this rule is the \(universalActionLimit)th whose \(what) matches everything with its own action"
-                + " or flags (WebKit allows \(universalActionLimit - 1)")
+                + " or flags", allowed: "\(universalActionLimit - 1)")
     }
 
-    /// The warning at `rule`: WebKit aborts compiling the list, `detail` says why.
-    private static func abortWarning(_ rule: CompiledRule, keyPath: String, detail: String) -> RuleListDiagnostic {
+    /// The warning at `rule`: WebKit aborts compiling the list, `detail` says why and `allowed` what
+    /// WebKit allows.
+    private static func abortWarning(_ rule: CompiledRule, keyPath: String, detail: String, allowed: String)
+        -> RuleListDiagnostic
+    {
         RuleListDiagnostic(
             nil, severity: .warning, ruleIndex: Int(rule.sourceIndex), keyPath: keyPath,
-            detail: "WebKit aborts compiling this list: " + detail + "; rules with a condition never share one)")
+            detail: "WebKit aborts compiling this list: \(detail) (WebKit allows \(allowed);"
+                + " rules with a condition never share one)")
     }
 
     /// The number of distinct match-everything values at which WebKit aborts (spec §5.7).
@@ -196,7 +200,7 @@ extension RuleListCompiler {
         abortWarning(
             rule, keyPath: keyPath,
             detail: "this rule is the \(nodeActionLimit + 1)th with this \(what) (as WebKit reads it) and its own"
-                + " action or flags (WebKit allows \(nodeActionLimit) on one state of its automaton")
+                + " action or flags", allowed: "\(nodeActionLimit) on one state of its automaton")
     }
 
     /// The most distinct values one state of WebKit's automaton holds (spec §5.7).
