@@ -73,6 +73,15 @@ enum Harness {
             requestMethod: (request["requestMethod"] as? String).flatMap(RequestMethod.init(caseInsensitiveName:)))
     }
 
+    /// A request object of the conformance data as a load a page makes (WebKit's loader: fragment
+    /// dropping, second checks), from the same fields as ``load(_:)``.
+    static func pageLoad(_ request: [String: Any]) -> PageLoad? {
+        guard let load = load(request) else { return nil }
+        return PageLoad(
+            url: load.url, mainDocumentURL: load.mainDocumentURL, frameURL: load.frameURL,
+            resourceType: load.resourceType, loadContext: load.loadContext, requestMethod: load.requestMethod)
+    }
+
     /// Actions as `{type, selector?, notification?}` dictionaries for comparison with the data.
     static func describe(_ action: Action) -> [String: String] {
         var result = ["type": action.type.rawValue]
@@ -107,8 +116,14 @@ enum Harness {
     }
 
     /// Selectors hidden in the main document: those of its own load plus, for a load from the top
-    /// frame, this load's (each selector list split at commas).
-    static func appliedSelectors(load: ResourceLoadInfo, results: ContentRuleListResults, blocker: ContentBlocker)
+    /// frame, those of this page load's checks made for the page (a popup's navigation is another
+    /// page's), each selector list split at commas.
+    static func appliedSelectors(load: PageLoad, results: PageLoadResults, blocker: ContentBlocker) -> Set<String> {
+        let checks = load.resourceType == .popup ? [results.first] : results.checks
+        return appliedSelectors(load: results.first.load, results: checks.map(\.results), blocker: blocker)
+    }
+
+    static func appliedSelectors(load: ResourceLoadInfo, results: [ContentRuleListResults], blocker: ContentBlocker)
         -> Set<String>
     {
         var selectors = Set<String>()
@@ -122,7 +137,7 @@ enum Harness {
         if load.resourceType != .topDocument, let main = load.mainDocumentURL {
             add(blocker.results(for: ResourceLoadInfo(url: main, mainDocumentURL: main, resourceType: .topDocument)))
         }
-        if load.loadContext == .topFrame { add(results) }
+        if load.loadContext == .topFrame { results.forEach(add) }
         return selectors
     }
 }

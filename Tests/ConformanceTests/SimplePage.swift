@@ -34,8 +34,11 @@ struct SimplePage {
         elements = found
     }
 
+    /// Whether the elements `selector` matches are all hidden by `applied`. A selector this page cannot
+    /// evaluate (a combinator, a pseudo-class) is hidden exactly when an applied selector is the same.
     func isHidden(_ selector: String, by applied: Set<String>) -> Bool {
-        guard let elements else { return applied.contains(selector) }
+        let evaluable = !selector.trimmingCharacters(in: .whitespaces).contains { " >+~:()".contains($0) }
+        guard let elements, evaluable else { return applied.contains(selector) }
         let matching = elements.filter { Self.matches(selector, $0) }
         return !matching.isEmpty && matching.allSatisfy { element in applied.contains { Self.matches($0, element) } }
     }
