@@ -18,26 +18,44 @@ enum MatchCommand {
         flags, or many from --requests: JSON Lines in, one result line out per request line, in input
         order.
 
+        Each request is a load as a page makes it, decided as WebKit's loader does (the library's PageLoad):
+        an http(s) URL's #fragment is dropped for every type but popup, media, ping and csp-report; a
+        ping or csp-report that is not blocked is checked again as `other` (the ping load it becomes), and
+        a popup again as the new window's top-level navigation (top URL = the popup's URL); a block from
+        either check cancels the load. The library's ContentBlocker.results(for: ResourceLoadInfo) is
+        WebKit's backend instead: one check of the URL exactly as given.
+
         REQUEST (a JSON object; flags in brackets):
-          url (required) [--url]     the request URL; canonicalized as WebKit serializes URLs; an
-                                        http(s) URL's #fragment is dropped as WebKit's loads drop it
-                                        (all types but popup, media, ping and csp-report)
-          mainDocumentURL [--top-url]   the top URL (default: url; "" for none); it keeps its fragment
-          frameURL [--frame-url]        the frame URL (default: mainDocumentURL)
+          url (required) [--url]        the request URL as the page gives it; canonicalized as WebKit
+                                        serializes URLs
+          mainDocumentURL [--top-url]   the top URL (default: url without its fragment, i.e. a top-level
+                                        navigation; "" for none); it keeps its fragment
+          frameURL [--frame-url]        the URL of the document the initiating frame shows when the load
+                                        starts (default: mainDocumentURL). For a navigation WebKit uses the
+                                        document being left: give the previous page's URL, or about:blank
+                                        for a new frame or window; the default is a brand-new view, whose
+                                        frame URL is the URL being loaded
           resourceType [--type]         document (default), top-document, child-document, image, style-sheet,
                                         script, font, svg-document, media, popup, ping, fetch, websocket,
                                         csp-report, other; document means top-document in the top frame and
                                         child-document in a child frame
           loadContext [--context]       top-frame (default) or child-frame
-          requestMethod [--method]      get, post, … in any case (optional); another name is matched as
-                                        no method, as WebKit does, with a warning
+          requestMethod [--method]      the method of the page's own load (get for a page loaded normally),
+                                        which is what WebKit compares with request-method: not the method the
+                                        request goes out with (a beacon is sent as POST and matched as get).
+                                        Any case; optional; another name is matched as no method, as WebKit
+                                        does, with a warning
+          httpMethod                    optional, informational: the method on the wire (not matched)
           loadType [--load-type]        first-party or third-party (optional; computed from the URLs otherwise)
           requestHeaders                optional object of header → value, for modify-headers
 
-        RESULT (one JSON object per request): blockedLoad, blockedCookies, madeHTTPS, redirected,
-          notifications, actions [{list, type, selector?, notification?}] in WebKit's order,
-          lists [{list, ignoredPreviousRules, globalStylesheet}], plus url (canonical), loadType,
-          requestURL and requestHeaders where an action changed them. With --requests, a request's
+        RESULT (one JSON object per request): blockedLoad, blockedCookies, madeHTTPS, redirected and
+          notifications of the whole load (all its checks); url (canonical, as the first check saw
+          it), loadType, actions [{list, type, selector?, notification?}] in WebKit's order and lists
+          [{list, ignoredPreviousRules, globalStylesheet}] of the first check; requestURL and
+          requestHeaders where an action changed them; secondCheck {resourceType, url,
+          mainDocumentURL, loadType, blockedLoad, blockedCookies, madeHTTPS, actions, lists} where
+          WebKit checked the load again. With --requests, a request's
           "id" (any JSON value) is echoed first; keys not listed above are ignored and named in
           "warnings" (as is an unknown requestMethod; with flags, warnings go to standard error); a
           bad or blank request line gives {"error": "line N: ..."} (with its "warnings", if any) and
@@ -186,7 +204,7 @@ enum MatchCommand {
     /// result's `warnings` (a misspelt key would otherwise change the answer silently).
     static let requestKeys: Set<String> = [
         "id", "url", "mainDocumentURL", "frameURL", "resourceType", "loadContext", "requestMethod", "loadType",
-        "requestHeaders",
+        "requestHeaders", "httpMethod",
     ]
 
     /// The result line for one request line; errors start with `line N:`.
@@ -238,14 +256,14 @@ enum MatchCommand {
         let warnings = warningsInResult ? warnings(for: object) : []
         let warningMembers: [(String, JSON)] =
             warnings.isEmpty ? [] : [("warnings", .array(warnings.map { .string($0) }))]
-        let load: ResourceLoadInfo
+        let load: PageLoad
         let headers: [(String, String)]
         do {
             (load, headers) = try request(from: object)
         } catch {
             return .object(id + [("error", .string(errorPrefix + error.message))] + warningMembers)
         }
-        let members = result(blocker.results(for: load, requestHeaders: headers), load: load, style: style)
+        let members = result(blocker.results(for: load, requestHeaders: headers), style: style)
         return .object(id + members + warningMembers)
     }
 
@@ -264,14 +282,16 @@ enum MatchCommand {
         return warnings
     }
 
-    static func request(from object: [String: Any]) throws(RuntimeError) -> (ResourceLoadInfo, [(String, String)]) {
+    /// The load a request object describes, as the page makes it (WebKit's loader decides the
+    /// fragment and the second checks: ``PageLoad``), and its request headers.
+    static func request(from object: [String: Any]) throws(RuntimeError) -> (PageLoad, [(String, String)]) {
         func string(_ key: String) throws(RuntimeError) -> String? {
             guard let value = object[key] else { return nil }
             guard let text = value as? String else { throw RuntimeError("\(key) must be a string") }
             return text
         }
         guard let urlText = try string("url") else { throw RuntimeError("url is required") }
-        guard var url = WebURL(urlText) else { throw RuntimeError("url is not a valid URL: \(urlText)") }
+        guard let url = WebURL(urlText) else { throw RuntimeError("url is not a valid URL: \(urlText)") }
         let mainGiven = try string("mainDocumentURL")
         var main: WebURL?
         if let mainText = mainGiven, !mainText.isEmpty {
@@ -288,9 +308,9 @@ enum MatchCommand {
         guard let type = ResourceType(requestName: typeName, loadContext: context) else {
             throw RuntimeError("unknown resourceType '\(typeName)'")
         }
-        // A load shows WebKit's content rule lists its URL without the fragment, for most types.
-        url = ResourceLoadInfo.requestURL(url, forLoadOf: type)
-        if mainGiven == nil { main = url }
+        // A top-level navigation in a new view: the top URL is the URL loaded, without its fragment
+        // (WebKit's document loads drop it).
+        if mainGiven == nil { main = ResourceLoadInfo.requestURL(url, forLoadOf: type) }
         var frame = main
         if let frameText = try string("frameURL") {
             frame = nil
@@ -324,7 +344,7 @@ enum MatchCommand {
                 headers.append((key, value))
             }
         }
-        let load = ResourceLoadInfo(
+        let load = PageLoad(
             url: url, mainDocumentURL: main, frameURL: frame, resourceType: type, loadContext: context,
             requestMethod: method, loadType: loadType)
         return (load, headers)
@@ -338,10 +358,39 @@ enum MatchCommand {
         var firedRules = false
     }
 
-    /// The members of a result object (see the help's RESULT), in `style`.
-    static func result(_ results: ContentRuleListResults, load: ResourceLoadInfo, style: ResultStyle = ResultStyle())
-        -> [(String, JSON)]
-    {
+    /// The members of a result object (see the help's RESULT), in `style`: what the load's checks add
+    /// up to, the first check's actions and lists, and the second check's where WebKit made one.
+    static func result(_ page: PageLoadResults, style: ResultStyle = ResultStyle()) -> [(String, JSON)] {
+        let first = page.first
+        var members: [(String, JSON)] = [
+            ("url", .string(first.load.url.serialization)), ("loadType", .string(first.load.loadType.rawValue)),
+            ("blockedLoad", .bool(page.blockedLoad)), ("blockedCookies", .bool(page.blockedCookies)),
+            ("madeHTTPS", .bool(page.madeHTTPS)), ("redirected", .bool(page.redirected)),
+            ("notifications", .array(page.notifications.map { .string($0) })),
+        ]
+        members += actionsAndLists(first.results, style: style)
+        if page.requestURL != first.load.url { members.append(("requestURL", .string(page.requestURL.serialization))) }
+        if let headers = (page.second ?? first).results.requestHeaders {
+            members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))
+        }
+        if let second = page.second {
+            let load = second.load
+            var check: [(String, JSON)] = [
+                ("resourceType", .string(load.resourceType.requestName ?? "")),
+                ("url", .string(load.url.serialization)),
+                ("mainDocumentURL", .string(load.mainDocumentURL?.serialization ?? "")),
+                ("loadType", .string(load.loadType.rawValue)), ("blockedLoad", .bool(second.results.blockedLoad)),
+                ("blockedCookies", .bool(second.results.blockedCookies)),
+                ("madeHTTPS", .bool(second.results.madeHTTPS)),
+            ]
+            check += actionsAndLists(second.results, style: style)
+            members.append(("secondCheck", .object(check)))
+        }
+        return members
+    }
+
+    /// `actions`, `lists` and, brief, `cssDisplayNoneActions` of one check's results.
+    static func actionsAndLists(_ results: ContentRuleListResults, style: ResultStyle) -> [(String, JSON)] {
         let brief = style.brief
         var actions: [JSON] = []
         var lists: [JSON] = []
@@ -374,18 +423,8 @@ enum MatchCommand {
             }
             lists.append(.object(listMembers))
         }
-        var members: [(String, JSON)] = [
-            ("url", .string(load.url.serialization)), ("loadType", .string(load.loadType.rawValue)),
-            ("blockedLoad", .bool(results.blockedLoad)), ("blockedCookies", .bool(results.blockedCookies)),
-            ("madeHTTPS", .bool(results.madeHTTPS)), ("redirected", .bool(results.redirected)),
-            ("notifications", .array(results.notifications.map { .string($0) })),
-            ("actions", .array(actions)), ("lists", .array(lists)),
-        ]
+        var members: [(String, JSON)] = [("actions", .array(actions)), ("lists", .array(lists))]
         if brief { members.append(("cssDisplayNoneActions", .int(hidden))) }
-        if results.requestURL != load.url { members.append(("requestURL", .string(results.requestURL.serialization))) }
-        if let headers = results.requestHeaders {
-            members.append(("requestHeaders", .object(headers.map { ($0.0, .string($0.1)) })))
-        }
         return members
     }
 }

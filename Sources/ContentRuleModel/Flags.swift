@@ -56,6 +56,9 @@ public struct ResourceType: OptionSet, Sendable, Hashable {
         ("csp-report", .cspReport), ("other", .other),
     ]
 
+    /// The request name of a single type (``requestNames``), `nil` for a set of types.
+    public var requestName: String? { Self.requestNames.first { $0.1 == self }?.0 }
+
     /// The single type of a request named as in the conformance data and the CLI: WebKit's trigger
     /// names of single types, plus `document`, which is `top-document` in the top frame and
     /// `child-document` in a child frame.
