@@ -16,7 +16,7 @@ public import ContentRuleURL
 ///
 /// A block from either check cancels the load. This type describes the load as the page gives it;
 /// ``checks`` lists what WebKit asks the backend, and ``ContentBlocker/results(for:)-(PageLoad)`` runs
-/// them. Tests with WebKitGTK 2.50.6: `Tests/Data/oracle/double_checks_*.json`,
+/// them. Tests with WebKitGTK 2.50.6: `Tests/Data/oracle/double_checks.json`,
 /// `Tests/Data/conformance/field/B059.json`, `Tests/Data/oracle-notes/fragments.json`.
 public struct PageLoad: Sendable, Hashable {
     /// The URL as the page gave it (with its fragment, if any).
@@ -88,9 +88,10 @@ public struct PageLoad: Sendable, Hashable {
     ///
     /// - `pingResource`: the same top URL, frame URL, load context and method, as `other`, the URL
     ///   without its fragment (the ping resource goes through `CachedResourceRequest`).
-    /// - `popupNavigation`: the new window's top-level navigation: top URL = the popup's URL (without
-    ///   its fragment, as every document load), frame URL `about:blank` (the new window's initial
-    ///   document), top-frame, `get`, first-party.
+    /// - `popupNavigation`: the new window's top-level navigation: top URL and frame URL = the popup's
+    ///   URL (without its fragment, as every document load; the new window has no document with a
+    ///   valid URL yet, so `ContentExtensionsBackend::processContentRuleListsForLoad` falls back to the
+    ///   URL loaded), top-frame, `get`, first-party.
     public func secondCheck(after firstRequestURL: WebURL) -> ResourceLoadInfo? {
         switch followingCheck {
         case .none:
@@ -102,13 +103,10 @@ public struct PageLoad: Sendable, Hashable {
         case .popupNavigation:
             let target = ResourceLoadInfo.requestURL(url, forLoadOf: .topDocument)
             return ResourceLoadInfo(
-                url: target, mainDocumentURL: target, frameURL: Self.initialDocument, resourceType: .topDocument,
+                url: target, mainDocumentURL: target, frameURL: target, resourceType: .topDocument,
                 loadContext: .topFrame, requestMethod: .get)
         }
     }
-
-    /// The URL of a new frame's initial empty document.
-    static let initialDocument = WebURL("about:blank")!
 }
 
 /// The outcome of a ``PageLoad``: each check WebKit made and what they add up to.

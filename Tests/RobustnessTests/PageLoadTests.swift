@@ -23,7 +23,8 @@ import Testing
         let page = PageLoad(url: url, mainDocumentURL: top, resourceType: .script)
         #expect(page.firstCheck.url.serialization == "https://a.example/x.js")
         #expect(!blocker.results(for: page).blockedLoad)
-        #expect(blocker.results(for: ResourceLoadInfo(url: url, mainDocumentURL: top, resourceType: .script)).blockedLoad)
+        #expect(
+            blocker.results(for: ResourceLoadInfo(url: url, mainDocumentURL: top, resourceType: .script)).blockedLoad)
         // A ping keeps it in its first check (blocked there).
         #expect(blocker.results(for: PageLoad(url: url, mainDocumentURL: top, resourceType: .ping)).blockedLoad)
     }
@@ -33,7 +34,8 @@ import Testing
     @Test func pingsAreCheckedAgainAsOther() throws {
         let block = #"{"trigger":{"url-filter":"stats"},"action":{"type":"block"}}"#
         func ignore(_ type: String) -> String {
-            #"{"trigger":{"url-filter":"stats","resource-type":[""# + type + #""]},"action":{"type":"ignore-previous-rules"}}"#
+            #"{"trigger":{"url-filter":"stats","resource-type":[""# + type
+                + #""]},"action":{"type":"ignore-previous-rules"}}"#
         }
         let url = try Self.url("https://stats.example.net/p")
         let top = try Self.url("https://www.example.com/")
@@ -64,6 +66,7 @@ import Testing
             let navigation = try #require(results.second?.load)
             #expect(navigation.resourceType == .topDocument && navigation.loadType == .firstParty)
             #expect(navigation.mainDocumentURL?.serialization == "https://pop.example/ad")
+            #expect(navigation.frameURL?.serialization == "https://pop.example/ad", "double_checks.json")
         }
     }
 
@@ -74,7 +77,8 @@ import Testing
         let top = try Self.url("https://www.example.com/")
         for (type, cookies) in [("popup", false), ("document", true)] {
             let blocker = try Self.blocker(
-                #"[{"trigger":{"url-filter":"pop","resource-type":[""# + type + #""]},"action":{"type":"block-cookies"}}]"#)
+                #"[{"trigger":{"url-filter":"pop","resource-type":[""# + type
+                    + #""]},"action":{"type":"block-cookies"}}]"#)
             let results = blocker.results(for: PageLoad(url: url, mainDocumentURL: top, resourceType: .popup))
             #expect(results.blockedCookies == cookies, "\(type)")
         }
