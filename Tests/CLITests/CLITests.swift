@@ -179,7 +179,7 @@ import Testing
         #expect(notBinary.stderr.contains("compile"))
     }
 
-    @Test func compiledAndJSONListsAnswerAlike() throws {
+    @Test(.slowTier) func compiledAndJSONListsAnswerAlike() throws {
         let directory = try Self.temporaryDirectory()
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easylist.json").path
         let output = directory.appendingPathComponent("easylist.cbrl").path

@@ -10,7 +10,7 @@ import Testing
     /// The request keys `match` reads, taken from a field request as they are.
     static let requestKeys = ["url", "mainDocumentURL", "frameURL", "resourceType", "loadContext", "requestMethod"]
 
-    @Test func everyFieldRequestGivesWebKitsAnswer() throws {
+    @Test(.slowTier) func everyFieldRequestGivesWebKitsAnswer() throws {
         let folder = TestData.conformance.appendingPathComponent("field")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasPrefix("B") && $0.hasSuffix(".json") }.sorted()

@@ -9,7 +9,7 @@ import Testing
 
 /// Real lists from `../shared/corpus`: WebKit's verdict for each, and from-JSON vs from-binary
 /// matching on every request of the tsurlfilter crawl. Skipped (with a message) without `../shared`.
-@Suite struct CorpusTests {
+@Suite(.tags(.corpus)) struct CorpusTests {
     static let files = Corpus.ruleListFiles()
 
     @Test func sharedCorpusPresence() {
@@ -22,7 +22,7 @@ import Testing
 
     /// WebKit (WebKitGTK oracle) compiles every corpus list except AdGuard's advanced-blocking list,
     /// which uses the non-WebKit action types `script` and `css` (PROVENANCE.md; issue 2).
-    @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: files)
+    @Test(.slowTier, .enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: files)
     func webKitVerdict(_ file: String) throws {
         let text = try #require(try Corpus.ruleListText(file))
         let result = RuleListCompiler.compile(json: Array(text.utf8))
@@ -52,7 +52,7 @@ import Testing
     /// The same list loaded from JSON (compiled in memory) and from a binary file written to disk gives
     /// identical results on all 30,524 real requests.
     @Test(
-        .enabled(if: TestData.shared != nil, "needs ../shared/corpus"),
+        .slowTier, .enabled(if: TestData.shared != nil, "needs ../shared/corpus"),
         arguments: [
             "blockparty/blockerList.json", "focus-ios/disconnect-social.json",
             "firefox-ios-fork-geocomply/disconnect-block-cryptomining.json", "brave-ios/mixed-content-upgrade.json",

@@ -64,7 +64,7 @@ import Testing
         return url
     }
 
-    @Test func hashTablesAgreeWithPatterns() throws {
+    @Test(.slowTier) func hashTablesAgreeWithPatterns() throws {
         var random = SeededGenerator(seed: UInt64(Differential.environment("DIFFERENTIAL_SEED", 7)))
         let list = try #require(try Differential.list(Self.ruleList(&random), identifier: "domains"))
         let count = Differential.environment("DIFFERENTIAL_DOMAIN_REQUESTS", 6_000)

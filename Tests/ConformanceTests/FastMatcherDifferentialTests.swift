@@ -10,7 +10,8 @@ import Testing
 /// identical actions, ignore-previous flag, global stylesheet and fired rules on real lists with
 /// real and generated requests.
 ///
-/// Sizes are bounded for debug runs; `DIFFERENTIAL_REQUESTS` (generated requests per list),
+/// Sizes are bounded for debug runs (ten times smaller in the fast tier; the crawl sweeps run in the
+/// slow tier); `DIFFERENTIAL_REQUESTS` (generated requests per list),
 /// `DIFFERENTIAL_BUDGET` and `DIFFERENTIAL_MAX_REQUESTS` (see ``requestCount(for:)``),
 /// `DIFFERENTIAL_CORPUS_STRIDE` (every n-th crawl request; 1 = all) and `DIFFERENTIAL_SEED` scale
 /// them up, e.g. in a release test run (`scripts/differential`).
@@ -31,8 +32,8 @@ import Testing
         if let count = ProcessInfo.processInfo.environment["DIFFERENTIAL_REQUESTS"].flatMap({ Int($0) }) {
             return count
         }
-        let budget = Differential.environment("DIFFERENTIAL_BUDGET", 1_000_000)
-        let most = Differential.environment("DIFFERENTIAL_MAX_REQUESTS", 400)
+        let budget = Differential.environment("DIFFERENTIAL_BUDGET", TestTier.includesSlow ? 1_000_000 : 100_000)
+        let most = Differential.environment("DIFFERENTIAL_MAX_REQUESTS", TestTier.includesSlow ? 400 : 60)
         return max(10, min(most, budget / max(Differential.referenceCost(list), 1)))
     }
 
@@ -78,7 +79,14 @@ import Testing
         return loads
     }
 
-    @Test(arguments: Differential.bundledLists)
+    /// The bundled lists the fast tier checks with generated requests (the others compile for seconds
+    /// in a debug build, or cost the reference matcher seconds a request: slow tier).
+    static let fastTierLists = [
+        "blockparty/blockerList.json", "brave-ios/block-ads.json", "brave-ios/block-cookies.json",
+        "brave-ios/mixed-content-upgrade.json",
+    ]
+
+    @Test(arguments: TestTier.includesSlow ? Differential.bundledLists : fastTierLists)
     func bundledListGeneratedRequests(_ name: String) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -95,7 +103,9 @@ import Testing
                 + "(load \(loaded - start), generate \(generated - loaded), compare \(clock.now - generated))")
     }
 
-    @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: Differential.bundledLists)
+    @Test(
+        .slowTier, .tags(.corpus), .enabled(if: TestData.shared != nil, "needs ../shared/corpus"),
+        arguments: Differential.bundledLists)
     func bundledListCorpusRequests(_ name: String) throws {
         let list = try #require(try Differential.cachedList(name))
         let loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))
@@ -104,7 +114,9 @@ import Testing
         print("\(name): \(loads.count) crawl requests, \(fired) with a rule firing, \(mismatches) differences")
     }
 
-    @Test(.enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: sharedLists)
+    @Test(
+        .slowTier, .tags(.corpus), .enabled(if: TestData.shared != nil, "needs ../shared/corpus"),
+        arguments: sharedLists)
     func sharedCorpusList(_ file: String) throws {
         let list = try #require(try Differential.cachedList("shared:" + file))
         var loads = try #require(try Differential.corpusLoads(stride: Self.corpusStride(for: list)))

@@ -71,7 +71,7 @@ import Testing
 
     /// `content-blocker compile` of a large list, killed with SIGKILL after a random delay, many times:
     /// the output is always absent or a complete, valid binary rule list (never partial).
-    @Test func killedCompileLeavesNoPartialFile() throws {
+    @Test(.slowTier) func killedCompileLeavesNoPartialFile() throws {
         let cli = TestData.contentBlockerExecutable
         let list = TestData.repositoryRoot.appendingPathComponent("rules/easy2json/easyprivacy.json").path
         let directory = try Self.temporaryDirectory()

@@ -90,7 +90,7 @@ import Testing
     /// The hostile case: bytes after the header changed and the checksum recomputed, so only the
     /// reader's own validation stands between the data and a crash. Every file must either fail to
     /// open, or open and then answer requests with both strategies (any answer, but no trap).
-    @Test func corruptPayloadWithValidChecksumNeverCrashes() {
+    @Test(.slowTier) func corruptPayloadWithValidChecksumNeverCrashes() {
         var generator = SeededGenerator(seed: 7)
         var errors = 0
         for round in 0..<20_000 {

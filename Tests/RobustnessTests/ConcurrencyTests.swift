@@ -71,7 +71,7 @@ import Testing
         return box.values
     }
 
-    @Test func oneListFromEightThreadsAnswersLikeOneThread() throws {
+    @Test(.slowTier) func oneListFromEightThreadsAnswersLikeOneThread() throws {
         let loads = try Self.loads()
         let list = try Self.blocker().lists[0]
         let expected = loads.map { list.actions(for: $0) }
@@ -90,7 +90,7 @@ import Testing
         #expect(expected.contains { $0.actions.contains(.block) })
     }
 
-    @Test func oneBlockerFromEightThreadsAnswersLikeOneThread() throws {
+    @Test(.slowTier) func oneBlockerFromEightThreadsAnswersLikeOneThread() throws {
         let loads = try Self.loads()
         let blocker = try Self.blocker()
         let expected = loads.map { Answer(blocker.results(for: $0)) }

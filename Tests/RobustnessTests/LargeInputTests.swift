@@ -3,6 +3,7 @@ import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
 import Foundation
+import TestSupport
 import Testing
 
 /// Large real and generated inputs: a 122,020-entry domain list, URLs of 64 KiB and 1 MiB, many
@@ -30,7 +31,7 @@ import Testing
         "http://pssb.stockton.edu/", "http://pssb.stockton.edu:9001/",
     ]
 
-    @Test func upgradeHTTPDomainListCompilesAndMatches() throws {
+    @Test(.slowTier) func upgradeHTTPDomainListCompilesAndMatches() throws {
         let json = try Hostile.bundled("brave-ios/upgrade-http.json")
         let (compiled, seconds) = Hostile.time { Hostile.compile(json) }
         let list = try #require(compiled.list)

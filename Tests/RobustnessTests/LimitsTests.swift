@@ -4,6 +4,7 @@ import ContentRuleModel
 import ContentRuleURL
 import Foundation
 import RuleListParser
+import TestSupport
 import Testing
 import URLFilterSyntax
 
@@ -37,7 +38,7 @@ import URLFilterSyntax
             }.joined(separator: ",") + "]"
     }
 
-    @Test func webKitsUniversalActionLimitIsAWarning() {
+    @Test(.slowTier) func webKitsUniversalActionLimitIsAWarning() {
         func warnings(_ json: String) -> [RuleListDiagnostic] {
             let result = RuleListCompiler.compile(json: Array(json.utf8))
             #expect(result.list != nil)
@@ -84,7 +85,7 @@ import URLFilterSyntax
     /// WebKit aborts when one state of its automaton holds more than 65,535 distinct (action, flags)
     /// values (`RuleListCompiler.nodeActionWarning`): every list below was compiled by WebKitGTK
     /// 2.50.6 through the oracle (`webkit_compile.py`; an abort exits with status 134).
-    @Test func webKitsStateActionLimitIsAWarning() {
+    @Test(.slowTier) func webKitsStateActionLimitIsAWarning() {
         func warnings(_ rules: [String]) -> [RuleListDiagnostic] {
             let result = RuleListCompiler.compile(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
             #expect(result.list != nil)
@@ -119,7 +120,7 @@ import URLFilterSyntax
 
     /// The same limit in the automaton of conditions: rules of their own url-filters sharing one
     /// condition value (oracle, as above).
-    @Test func webKitsStateActionLimitHoldsForConditionValues() {
+    @Test(.slowTier) func webKitsStateActionLimitHoldsForConditionValues() {
         func warnings(_ n: Int, _ condition: (Int) -> String) -> [RuleListDiagnostic] {
             let rules = (0..<n).map {
                 #"{"trigger":{"url-filter":"x\#($0)z",\#(condition($0))},"action":{"type":"block"}}"#
@@ -188,7 +189,7 @@ import URLFilterSyntax
 
     // MARK: url-filter length (spec §3.1 step 3 and §5.7: Yarr rejects more than 1,048,576 characters)
 
-    @Test func urlFilterOfOneMebibyteIsAccepted() throws {
+    @Test(.slowTier) func urlFilterOfOneMebibyteIsAccepted() throws {
         let pattern = String(repeating: "a", count: 1_048_576)
         #expect(URLFilter.parse(pattern, caseSensitive: false).status == .ok)
         let json = #"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#

@@ -1,32 +1,19 @@
 import ContentRuleModel
 import Foundation
 import RuleListParser
+import TestSupport
 import Testing
 
-/// Real rule lists from /work/shared/corpus/rules: WebKit compiled them all, so none may give a
+/// Real rule lists from `../shared/corpus/rules`: WebKit compiled them all, so none may give a
 /// parser error, except adguard-safariconverterlib/advanced-rules.json (JSONInvalidActionType).
-@Suite struct CorpusTests {
-    static let directory = URL(fileURLWithPath: "/work/shared/corpus/rules")
-    static let available = FileManager.default.fileExists(atPath: directory.path)
-
-    static func files() -> [String] {
-        guard available, let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        return enumerator.compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") }.sorted()
-    }
-
+/// Skipped, saying so, without `../shared` beside the repository; in the slow tier.
+@Suite(.tags(.corpus)) struct ParserCorpusTests {
     @Test(
-        .enabled(if: available, "corpus folder /work/shared/corpus/rules is missing; skipped"),
-        arguments: files())
+        .slowTier, .enabled(if: TestData.shared != nil, "needs ../shared/corpus beside the repository"),
+        arguments: Corpus.ruleListFiles())
     func corpusList(_ file: String) throws {
-        var data = try Data(contentsOf: Self.directory.appendingPathComponent(file))
-        if file.hasSuffix(".ndjson") {
-            // One rule per line.
-            let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .filter { !$0.allSatisfy(\.isWhitespace) }
-            data = Data(("[" + lines.joined(separator: ",") + "]").utf8)
-        }
-        let result = RuleListParser.parse(data)
+        let text = try #require(try Corpus.ruleListText(file))
+        let result = RuleListParser.parse(Data(text.utf8))
         if file == "adguard-safariconverterlib/advanced-rules.json" {
             #expect(result.diagnostics.first?.error == .jsonInvalidActionType)
         } else {

@@ -28,7 +28,7 @@ import URLFilterSyntax
     }
 
     /// Every if-domain / unless-domain entry of the bundled lists in `rules/`.
-    @Test func bundledLists() throws {
+    @Test(.slowTier) func bundledLists() throws {
         let root = TestData.repositoryRoot.appendingPathComponent("rules")
         var domains: Set<String> = []
         let enumerator = FileManager.default.enumerator(atPath: root.path)
