@@ -27,21 +27,24 @@ let package = Package(
         // Layer 1: vocabulary (rules, triggers, actions, flags, errors).
         .target(name: "ContentRuleModel", swiftSettings: strict),
         // Layer 2: JSON rule list → rules, with WebKit's validation and errors.
-        .target(name: "RuleListParser", dependencies: ["ContentRuleModel"], swiftSettings: strict),
+        .target(name: "RuleListParser", dependencies: ["ContentRuleModel", "Locking"], swiftSettings: strict),
         // Layer 3: the url-filter regular-expression subset.
         .target(name: "URLFilterSyntax", swiftSettings: strict),
-        // A lock Thread Sanitizer sees (Synchronization.Mutex's is invisible to it on Linux).
+        // Threads: a lock Thread Sanitizer sees (Synchronization.Mutex's is invisible to it on Linux),
+        // per-thread objects, work split over threads.
         .target(name: "Locking", swiftSettings: strict),
+        // POSIX reads and writes retried on EINTR.
+        .target(name: "SystemCalls", swiftSettings: strict),
         // The only Swift module that touches libpcre2-8.
         .target(name: "PCRE2Support", dependencies: ["CPCRE2", "Locking"], swiftSettings: strict),
         // WHATWG URL canonicalization and registrable domains (libpsl, libidn2).
         .target(name: "ContentRuleURL", dependencies: ["CLibPSL", "CIDN2", "Locking"], swiftSettings: strict),
         // Layer 5: the binary rule list (compiled form, writer and validating reader).
-        .target(name: "ContentRuleFormat", dependencies: ["ContentRuleModel"], swiftSettings: strict),
+        .target(name: "ContentRuleFormat", dependencies: ["ContentRuleModel", "SystemCalls"], swiftSettings: strict),
         // Layer 4: rules → compiled rule list (action slots, global stylesheet, PCRE2 patterns).
         .target(
             name: "ContentRuleCompiler",
-            dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat"],
+            dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat", "Locking"],
             swiftSettings: strict),
         // Layer 6: the matcher. Does not depend on the JSON parser or the compiler.
         .target(

@@ -1,6 +1,6 @@
 import ContentRuleFormat
 import ContentRuleModel
-import Dispatch
+import Locking
 import RuleListParser
 import URLFilterSyntax
 
@@ -21,38 +21,23 @@ struct PatternCompiler {
     static let parallelThreshold = 4096
 
     /// Every rule's patterns (for rules without error) and, in rule order, one diagnostic per faulty rule.
-    /// Splits the rules in two halves compiled on two threads; the result does not depend on the split.
+    /// Large lists are compiled in parts on several threads, each with its own cache; the result does
+    /// not depend on the split.
     static func compileAll(_ rules: [ParsedRule]) -> ([RulePatterns], [RuleListDiagnostic]) {
-        typealias Outcome = Swift.Result<RulePatterns, RuleListDiagnostic>
-        let chunkCount = rules.count >= parallelThreshold ? 2 : 1
-        let chunkSize = (rules.count + chunkCount - 1) / max(chunkCount, 1)
-        let outcomes = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: rules.count)
-        outcomes.initialize(repeating: nil)
-        defer { outcomes.deallocate() }
-        nonisolated(unsafe) let shared = outcomes
-        let work: @Sendable (Int) -> Void = { chunk in
+        let outcomes = Parallel.map(count: rules.count, minimumCount: parallelThreshold) { range in
             var compiler = PatternCompiler()
-            compiler.cache.reserveCapacity(2 * chunkSize)
-            let start = chunk * chunkSize
-            let end = min(start + chunkSize, rules.count)
-            guard start < end else { return }
-            for index in start..<end { shared[index] = compiler.compilePatterns(of: rules[index]) }
-        }
-        if chunkCount == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: chunkCount, execute: work)
+            compiler.cache.reserveCapacity(2 * range.count)
+            return rules[range].map { compiler.compilePatterns(of: $0) }
         }
         var patterns: [RulePatterns] = []
         patterns.reserveCapacity(rules.count)
         var diagnostics: [RuleListDiagnostic] = []
-        for index in 0..<rules.count {
-            switch outcomes[index]! {
+        for outcome in outcomes {
+            switch outcome {
             case .success(let compiled): patterns.append(compiled)
             case .failure(let diagnostic): diagnostics.append(diagnostic)
             }
         }
-        _ = outcomes.deinitialize()
         return (patterns, diagnostics)
     }
 

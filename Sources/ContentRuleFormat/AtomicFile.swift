@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -34,18 +36,10 @@ public enum AtomicFile {
         defer {
             if !succeeded { unlink(temporaryPath) }
         }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + written, bytes.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let error = failure(path, "write")
-                close(descriptor)
-                throw error
-            }
-            written += result
+        guard bytes.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else {
+            let error = failure(path, "write")
+            close(descriptor)
+            throw error
         }
         guard existingMode.map({ fchmod(descriptor, $0) == 0 }) ?? true, fsync(descriptor) == 0 else {
             let error = failure(path, "sync")
@@ -71,11 +65,8 @@ public enum AtomicFile {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(path, "read")
-            }
+            let count = chunk.withUnsafeMutableBytes { SystemCall.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 { throw failure(path, "read") }
             if count == 0 { break }
             result.append(contentsOf: chunk[0..<count])
         }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -77,10 +79,9 @@ final class RawStorage: @unchecked Sendable {
                 buffer = larger
                 capacity *= 2
             }
-            let result = read(descriptor, buffer + filled, capacity - filled)
+            let result = SystemCall.read(descriptor, buffer + filled, capacity - filled)
             if result == 0 { break }
             if result < 0 {
-                if errno == EINTR { continue }
                 let error = AtomicFile.failure(path, "read")
                 buffer.deallocate()
                 throw error
@@ -117,31 +118,35 @@ final class RawStorage: @unchecked Sendable {
 extension UnsafeBufferPointer where Element == UInt8 {
     /// The 2 bytes at `offset` as a little-endian `u16`, unchecked: the caller keeps `offset + 2` within
     /// the buffer (a byte pair in one load).
-    @inlinable @inline(__always) public func u16(_ offset: Int) -> UInt16 {
-        UInt16(
+    @inlinable @inline(__always) package func u16(_ offset: Int) -> UInt16 {
+        assert(offset >= 0 && offset + 2 <= count, "u16 read out of bounds")
+        return UInt16(
             littleEndian: UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(
                 fromByteOffset: offset, as: UInt16.self))
     }
 
     /// The 4 bytes at `offset` as a little-endian `u32`, unchecked: the caller keeps `offset + 4` within
     /// the buffer (a matcher's gram compare: one load instead of four).
-    @inlinable @inline(__always) public func u32(_ offset: Int) -> UInt32 {
-        UInt32(
+    @inlinable @inline(__always) package func u32(_ offset: Int) -> UInt32 {
+        assert(offset >= 0 && offset + 4 <= count, "u32 read out of bounds")
+        return UInt32(
             littleEndian: UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(
                 fromByteOffset: offset, as: UInt32.self))
     }
 
     /// The 8 bytes at `offset` as a `u64` (native byte order, for equality tests), unchecked: the caller
     /// keeps `offset + 8` within the buffer.
-    @inlinable @inline(__always) public func u64(_ offset: Int) -> UInt64 {
-        UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    @inlinable @inline(__always) package func u64(_ offset: Int) -> UInt64 {
+        assert(offset >= 0 && offset + 8 <= count, "u64 read out of bounds")
+        return UnsafeRawPointer(baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
 }
 
 extension UnsafeMutableBufferPointer where Element == UInt8 {
     /// Stores `value` (native byte order) as the 8 bytes at `offset`, unchecked: the caller keeps
     /// `offset + 8` within the buffer (the matcher's lower-cased URL: one store instead of eight).
-    @inlinable @inline(__always) public func storeU64(_ value: UInt64, at offset: Int) {
+    @inlinable @inline(__always) package func storeU64(_ value: UInt64, at offset: Int) {
+        assert(offset >= 0 && offset + 8 <= count, "u64 store out of bounds")
         UnsafeMutableRawPointer(baseAddress.unsafelyUnwrapped).storeBytes(
             of: value, toByteOffset: offset, as: UInt64.self)
     }
@@ -171,8 +176,10 @@ struct ScratchWords {
 
 /// A read-only little-endian view of `count` bytes at `base`.
 ///
-/// Loads do **not** check bounds: the reader (``MappedRuleList``) validates every offset once, on
-/// load, before any load here can use it.
+/// Loads do **not** check bounds in release builds: the reader (``MappedRuleList``) validates every
+/// offset once, on load, before any load here can use it. Debug builds assert every load's bounds, so
+/// the debug test suite and every fuzz run check that argument: an offset the validator let through
+/// that leaves the file stops there.
 @usableFromInline struct RawBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let count: Int
@@ -182,29 +189,43 @@ struct ScratchWords {
         self.count = count
     }
 
-    @inlinable @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+    /// Debug builds: traps unless `width` bytes at `offset` are inside the view.
+    @inlinable @inline(__always) func checkBounds(_ offset: Int, _ width: Int) {
+        assert(offset >= 0 && width >= 0 && offset <= count - width, "read of \(width) bytes at \(offset) of \(count)")
+    }
+
+    @inlinable @inline(__always) func u8(_ offset: Int) -> UInt8 {
+        checkBounds(offset, 1)
+        return base.load(fromByteOffset: offset, as: UInt8.self)
+    }
     @inlinable @inline(__always) func u16(_ offset: Int) -> UInt16 {
-        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        checkBounds(offset, 2)
+        return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
     @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        checkBounds(offset, 4)
+        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
     /// A 3-byte little-endian value (two loads: the byte after it may be past the end of the file).
     @inlinable @inline(__always) func u24(_ offset: Int) -> UInt32 {
         UInt32(u16(offset)) | UInt32(u8(offset + 2)) << 16
     }
     @inlinable @inline(__always) func u64(_ offset: Int) -> UInt64 {
-        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        checkBounds(offset, 8)
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     /// Bit `index` of the `u64` words from the start (bit `index & 63` of word `index >> 6`, native
     /// byte order): one load.
     @inlinable @inline(__always) func bit(_ index: Int) -> Bool {
-        base.load(fromByteOffset: (index &>> 6) &<< 3, as: UInt64.self) &>> UInt64(truncatingIfNeeded: index & 63) & 1
+        checkBounds((index &>> 6) &<< 3, 8)
+        return base.load(fromByteOffset: (index &>> 6) &<< 3, as: UInt64.self)
+            &>> UInt64(truncatingIfNeeded: index & 63) & 1
             != 0
     }
     /// `count` bytes starting at `offset`.
     @inlinable @inline(__always) func buffer(_ offset: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
+        checkBounds(offset, count)
+        return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
     }
     /// Bytes `offset..<offset+count` as a String; invalid UTF-8 is repaired (U+FFFD), never trapped on.
     func string(_ offset: Int, _ count: Int) -> String { String(decoding: buffer(offset, count), as: UTF8.self) }

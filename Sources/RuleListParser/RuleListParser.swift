@@ -1,5 +1,5 @@
 public import ContentRuleModel
-import Dispatch
+import Locking
 
 /// One rule that survived parsing, with its position in the JSON array.
 public struct ParsedRule: Sendable, Hashable {
@@ -128,23 +128,12 @@ extension RuleListParser {
     /// Below this many rules, one thread loads them all.
     static let parallelThreshold = 4096
 
-    /// `loadRule` for every element, in order; large lists are split in two halves loaded on two
-    /// threads (each rule is independent, so the result does not depend on the split).
+    /// `loadRule` for every element, in order; large lists are loaded in parts on several threads
+    /// (each rule is independent, so the result does not depend on the split).
     static func loadRules(_ elements: [JSONValue], options: Options) -> [RuleOutcome] {
-        guard elements.count >= parallelThreshold else { return elements.map { loadRule($0, options: options) } }
-        let half = elements.count / 2
-        let halves = UnsafeMutableBufferPointer<[RuleOutcome]>.allocate(capacity: 2)
-        halves.initialize(repeating: [])
-        defer {
-            _ = halves.deinitialize()
-            halves.deallocate()
+        Parallel.map(count: elements.count, minimumCount: parallelThreshold) { range in
+            elements[range].map { loadRule($0, options: options) }
         }
-        nonisolated(unsafe) let shared = halves
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            let range = part == 0 ? 0..<half : half..<elements.count
-            shared[part] = elements[range].map { loadRule($0, options: options) }
-        }
-        return halves[0] + halves[1]
     }
 
     /// `loadRule`: trigger first, then action. `_identifier`/`_rulesetIdentifier` are ignored.
