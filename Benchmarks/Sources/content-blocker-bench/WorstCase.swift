@@ -24,9 +24,11 @@ func hostileRules() -> [String] {
     var rules = patterns.map { #"{"trigger":{"url-filter":"\#($0)"},"action":{"type":"block"}}"# }
     for index in 0..<2_000 {
         let condition =
-            index % 2 == 0 ? #""if-domain":["site\#(index).test"]"# : #""unless-top-url":["^https://site\#(index)\\.test/"]"#
+            index % 2 == 0
+            ? #""if-domain":["site\#(index).test"]"# : #""unless-top-url":["^https://site\#(index)\\.test/"]"#
         rules.append(
-            #"{"trigger":{"url-filter":".*",\#(condition)},"action":{"type":"css-display-none","selector":".w\#(index)"}}"#)
+            #"{"trigger":{"url-filter":".*",\#(condition)},"action":{"type":"css-display-none","selector":".w\#(index)"}}"#
+        )
     }
     return rules
 }
@@ -64,7 +66,8 @@ func adversarialRequests(pieces: [String], length: Int) -> [BenchRequest] {
     for piece in pieces {
         let body = String(String(repeating: piece, count: length / piece.utf8.count + 1).prefix(length - prefix.count))
         let url = prefix + body
-        out.append(BenchRequest(url: url, frameUrl: "https://site.test/", type: "script", context: "top-frame", abpType: ""))
+        out.append(
+            BenchRequest(url: url, frameUrl: "https://site.test/", type: "script", context: "top-frame", abpType: ""))
         out.append(BenchRequest(url: url, frameUrl: "", type: "document", context: "top-frame", abpType: ""))
     }
     return out
@@ -89,7 +92,8 @@ func runWorstCase(_ arguments: [String]) throws -> Int32 {
     let start = now()
     guard let compiled = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
     let list = try ContentRuleList(identifier: name, compiled: compiled)
-    print("  worstcase \(name): \(compiled.sourceRuleCount) rules with the hostile ones, compiled in "
+    print(
+        "  worstcase \(name): \(compiled.sourceRuleCount) rules with the hostile ones, compiled in "
             + String(format: "%.0f ms", Double(now() - start) / 1e6))
     var records: [Record] = []
     var disagreements = 0
