@@ -17,7 +17,7 @@ public final class ContentRuleList: Sendable {
     /// The list's identifier (the CLI uses the file name without extension).
     public let identifier: String
     /// The binary rule list this list reads.
-    public let rules: MappedRuleList
+    package let rules: MappedRuleList
     /// Base URL for `redirect` `extension-path` actions (empty for plain WKContentRuleLists).
     public let extensionBaseURL: WebURL?
     let regexes: RegexCache
