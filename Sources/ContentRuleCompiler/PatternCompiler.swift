@@ -102,7 +102,7 @@ struct PatternCompiler {
             return .success(
                 CompiledPattern(
                     source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive, literal: literal,
-                    requiredLiteral: parsed.requiredLiteral))
+                    requiredLiteral: parsed.requiredLiteral, hostAnchorHead: parsed.hostAnchorHead))
         default:
             return .failure(RuleListCompiler.PatternFailure(status: parsed.status))
         }

@@ -80,12 +80,10 @@ enum Layout {
     static let patternDotsUnescaped: UInt8 = 8
     /// The stored PCRE2 text is coded with the second ``SymbolTable`` of SYMB (regex patterns only).
     static let patternCoded: UInt8 = 16
-    /// The PCRE2 text begins with ``hostAnchor`` followed by the required literal (each byte plain or
-    /// `\`-escaped, the last one not made optional by `?`, `*` or `{`) and has no `|` (PCRE2 only).
+    /// The url-filter begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?` (a scheme of
+    /// those letters, `://`, at most one label and its dot) followed by the required literal
+    /// (`CompiledPattern.hostAnchorHead`, from the url-filter's terms; regex patterns only).
     static let patternHostAnchored: UInt8 = 32
-    /// The PCRE2 text of a `^[htpsw]+://([a-z0-9-]+\.)?` url-filter beginning (spec §3 host anchor):
-    /// a scheme of those letters, `://`, at most one label and its dot.
-    static let hostAnchor = Array(#"(?i)\A[HPSTWhpstw]+://(?:[0-9A-Za-z-]+\.)?"#.utf8)
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26,
     // u32 required offset, u32 required length (u8) | prefix template << 8 | suffix template << 20.
     static let patternSize = 16

@@ -235,21 +235,28 @@ struct BinaryRuleListWriter {
         } else {
             text = pattern.pcre2Pattern ?? ""
         }
+        // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII. A
+        // host-anchored pattern's literal after the anchor (``CompiledPattern/hostAnchorHead``) replaces
+        // one too short for the literal index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`):
+        // the matcher checks it in place. The pattern is host-anchored
+        // (``Layout/patternHostAnchored``) when its stored literal begins that head.
+        let required = pattern.requiredLiteral.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : 0 } ?? 0
+        var stored: [UInt8] = []
+        if kind == .regex, required < IndexHash.gramLength, let head = pattern.hostAnchorHead, !head.isEmpty {
+            stored = Array(head.utf8)
+        } else if let required = pattern.requiredLiteral, required.utf8.allSatisfy({ $0 < 0x80 }) {
+            stored = required.utf8.map(RequiredLiteral.lowercased)
+        }
+        if kind == .regex, let head = pattern.hostAnchorHead, !stored.isEmpty,
+            head.utf8.starts(with: stored.prefix(Layout.maximumRequiredLength))
+        {
+            flags |= Layout.patternHostAnchored
+        }
         patterns.append(kind.rawValue)
         patterns.append(flags)
         patterns.append(u32: UInt32(text.utf8.count))
         patterns.append(text)
-        // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII. A
-        // host-anchored PCRE2 text's literal after the anchor replaces one too short for the literal
-        // index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`): the matcher checks it in place.
-        let required = pattern.requiredLiteral.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : 0 } ?? 0
-        if kind == .regex, required < IndexHash.gramLength, text.utf8.starts(with: Layout.hostAnchor),
-            let head = Self.hostAnchorHead(Array(text.utf8)[...]), !head.isEmpty
-        {
-            patterns.append(head)
-        } else if let required = pattern.requiredLiteral {
-            patterns.appendLowercasedASCII(required)
-        }
+        patterns.append(stored)
         return UInt32(patterns.finish().id)
     }
 
@@ -277,51 +284,6 @@ struct BinaryRuleListWriter {
     /// The stored part of the required literal at `range` in `patterns.bytes`.
     private func required(range: Range<Int>) -> ArraySlice<UInt8> {
         patterns.bytes[range].prefix(Layout.maximumRequiredLength)
-    }
-
-    /// Whether the PCRE2 text `text` is ``Layout/hostAnchor`` followed by `required` (lower-cased,
-    /// not empty), that is `required` begins its ``hostAnchorHead(_:)``: then a URL it matches holds
-    /// `required` just after the scheme's `://` or just after the first label's dot
-    /// (``Layout/patternHostAnchored``).
-    static func isHostAnchored(_ text: ArraySlice<UInt8>, _ required: ArraySlice<UInt8>) -> Bool {
-        guard !required.isEmpty, let head = hostAnchorHead(text) else { return false }
-        return head.starts(with: required)
-    }
-
-    /// PCRE2's special bytes outside a class (`\\^$.|?*+()[]{}`), indexed by ASCII byte.
-    static let pcre2Special: [Bool] = (0..<128).map { "\\^$.|?*+()[]{}".utf8.contains(UInt8($0)) }
-
-    /// The literal a PCRE2 text without `|` spells just after ``Layout/hostAnchor`` (lower-cased; `nil`
-    /// when the text does not begin so): its bytes spelled as themselves (ASCII, not PCRE2 syntax) or
-    /// as `\\` and ASCII punctuation, up to the first other byte, without the last one when a `?`, `*`
-    /// or `{` may make it optional. Every URL the text matches holds it after the anchor.
-    static func hostAnchorHead(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        let anchor = Layout.hostAnchor
-        guard text.starts(with: anchor), !text.contains(UInt8(ascii: "|")) else { return nil }
-        let special = Self.pcre2Special
-        var head: [UInt8] = []
-        var index = text.startIndex + anchor.count
-        while index < text.endIndex {
-            var spelled = text[index]
-            if spelled == UInt8(ascii: "\\") {
-                // An escaped punctuation byte stands for itself (`\\d`, `\\x{..}` and the like do not).
-                guard index + 1 < text.endIndex, text[index + 1] < 0x80,
-                    !RequiredLiteral.isAlphanumeric(text[index + 1])
-                else { break }
-                index += 1
-                spelled = text[index]
-            } else if spelled >= 0x80 || special[Int(spelled)] {
-                break
-            }
-            head.append(RequiredLiteral.lowercased(spelled))
-            index += 1
-        }
-        if index < text.endIndex, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(text[index]),
-            !head.isEmpty
-        {
-            head.removeLast()
-        }
-        return head
     }
 
     /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
@@ -364,10 +326,7 @@ struct BinaryRuleListWriter {
                 regexIndex += 1
             }
             var flags = bytes[start + 1]
-            if kind == Layout.PatternKind.regex.rawValue, Self.isHostAnchored(bytes[textRange(id)], required(id)) {
-                flags |= Layout.patternHostAnchored
-                hostAnchored[id] = true
-            }
+            hostAnchored[id] = flags & Layout.patternHostAnchored != 0
             var stored = bytes[text]
             if kind == Layout.PatternKind.regex.rawValue, let unescaped = Self.unescapedDots(stored) {
                 stored = unescaped[...]

@@ -53,20 +53,6 @@ struct ByteKeyTable {
         }
     }
 
-    /// Appends `text` ASCII lower-cased, or nothing when it is not all ASCII.
-    mutating func appendLowercasedASCII(_ text: String) {
-        let start = bytes.count
-        append(text)
-        for index in start..<bytes.count {
-            let byte = bytes[index]
-            if byte >= 0x80 {
-                bytes.removeLast(bytes.count - start)
-                return
-            }
-            if byte >= 0x41 && byte <= 0x5A { bytes[index] = byte | 0x20 }
-        }
-    }
-
     /// Ends the key being built as a new id even when an equal key is stored (look-ups keep finding
     /// the first): for keys that must lie back to back.
     mutating func finishUnshared() -> Int {

@@ -15,16 +15,21 @@ public struct CompiledPattern: Sendable, Hashable {
     /// A literal every URL the pattern matches contains (lower-cased unless case-sensitive), for the
     /// matcher's pre-filter; `nil` when the compiler found none.
     public var requiredLiteral: String?
+    /// For a pattern that begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?`: the literal
+    /// right after it (lower-cased, possibly empty; `URLFilterParseResult.hostAnchorHead`); the
+    /// writer indexes such patterns by host.
+    public var hostAnchorHead: String?
 
     public init(
         source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil,
-        requiredLiteral: String? = nil
+        requiredLiteral: String? = nil, hostAnchorHead: String? = nil
     ) {
         self.source = source
         self.pcre2Pattern = pcre2Pattern
         self.caseSensitive = caseSensitive
         self.literal = literal
         self.requiredLiteral = requiredLiteral
+        self.hostAnchorHead = hostAnchorHead
     }
 
     public var matchesEverything: Bool { pcre2Pattern == nil }

@@ -53,6 +53,7 @@ public struct URLFilter: Sendable, Hashable {
                 let translation = Translator(tree: tree, caseSensitive: caseSensitive)
                 result.pcre2Pattern = translation.pcre2Pattern()
                 (result.requiredLiteral, result.plainLiteral) = translation.literals()
+                result.hostAnchorHead = PatternFacts.hostAnchorHead(tree, caseSensitive: caseSensitive)
             }
             return result
         default:
@@ -135,6 +136,10 @@ public struct URLFilterParseResult: Sendable, Hashable {
     public var requiredLiteral: String?
     /// Set when the whole normalized pattern is a plain literal. Only for `ok` patterns.
     public var plainLiteral: PlainLiteral?
+    /// For an `ok` case-insensitive pattern that begins with WebKit's host anchor
+    /// `^[htpsw]+://([a-z0-9-]+\.)?`: the literal every matching URL holds right after the scheme's
+    /// `://` or the first label's dot (lower-cased, possibly empty); `nil` otherwise.
+    public var hostAnchorHead: String?
     /// The normalized terms (spec §3.4), for `ok` and `matchesEverything`.
     public var terms: URLFilterTermTree?
 

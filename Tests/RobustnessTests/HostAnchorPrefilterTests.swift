@@ -1,6 +1,7 @@
 import ContentRuleCompiler
 import ContentRuleMatcher
 import Testing
+import URLFilterSyntax
 
 @testable import ContentRuleFormat
 
@@ -79,31 +80,25 @@ import Testing
         #expect(regexFlagged.pattern(regexFlagged.rule(1).pattern).hostAnchored)
     }
 
-    @Test func writerQualifiesOnlyAnAnchorFollowedByTheLiteral() {
-        let anchor = #"(?i)\A[HPSTWhpstw]+://(?:[0-9A-Za-z-]+\.)?"#
-        func qualifies(_ text: String, _ required: String) -> Bool {
-            BinaryRuleListWriter.isHostAnchored(Array(text.utf8)[...], Array(required.utf8)[...])
+    /// The literal after WebKit's host anchor, read from the url-filter's terms
+    /// (`URLFilterParseResult.hostAnchorHead`): what the writer indexes by host and files a pattern
+    /// whose required literal is too short under.
+    @Test func hostAnchorHeadComesFromTheTerms() {
+        func head(_ filter: String, caseSensitive: Bool = false) -> String? {
+            URLFilter.parse(filter, caseSensitive: caseSensitive).hostAnchorHead
         }
-        #expect(qualifies(anchor + #"ad\.example\.com(?:[&/:?][\x{01}-\x{7f}]*)?\z"#, "ad.example.com"))
-        #expect(qualifies(anchor + #"Ad\.Example/x+"#, "ad.example/x"))
-        #expect(!qualifies(anchor + #"ads?\.example"#, "ads"))
-        #expect(!qualifies(anchor + #"ads*\.example"#, "ads"))
-        #expect(!qualifies(anchor + #"ads{0,1}\.example"#, "ads"))
-        #expect(!qualifies(anchor + #"ad.example"#, "ad.example"))  // a bare `.` is any byte
-        #expect(!qualifies(anchor + #"a\dexample"#, "a1example"))
-        #expect(!qualifies(anchor + #"ad\.example|x"#, "ad.example"))
-        #expect(!qualifies(anchor + #"x\.ad\.example"#, "ad.example"))
-        #expect(!qualifies(anchor + "ad", ""))
-        #expect(!qualifies(#"(?i)\A[HPSTWhpstw]+://ad\.example"#, "ad.example"))
-        // The literal after the anchor, which replaces a required literal too short for the index.
-        func head(_ text: String) -> String? {
-            BinaryRuleListWriter.hostAnchorHead(Array(text.utf8)[...]).map { String(decoding: $0, as: UTF8.self) }
-        }
-        #expect(head(anchor + #"pw(?:[&/:?][\x{01}-\x{7f}]*)?\z"#) == "pw")
-        #expect(head(anchor + #"Ads?\.example"#) == "ad")
-        #expect(head(anchor + #"a\.b\/c\d"#) == "a.b/c")
-        #expect(head(anchor + #"(?:x)"#) == "")
-        #expect(head(#"(?i)\Ahttps?://pw"#) == nil)
-        #expect(head(anchor + #"pw|x"#) == nil)
+        let anchor = #"^[htpsw]+://([a-z0-9-]+\.)?"#
+        #expect(head(anchor + #"ad\.example\.com([&/:?].*)?$"#) == "ad.example.com")
+        #expect(head(#"^[htpsw]+:\/\/([-a-z0-9]+\.)?Ad\.Example/x+"#) == "ad.example/x")
+        #expect(head(anchor + #"ads?\.example"#) == "ad")
+        #expect(head(anchor + #"ads*\.example"#) == "ad")
+        #expect(head(anchor + "ad.example") == "ad")  // a bare `.` is any character
+        #expect(head(anchor + "a[0-9]example") == "a")
+        #expect(head(anchor + "(x)") == "")
+        #expect(head(anchor + "pw([/:&?].*)?$") == "pw")
+        #expect(head(#"^https?://pw"#) == nil)
+        #expect(head(#"^[htpsw]+://pw"#) == nil)  // no optional label
+        #expect(head(#"[htpsw]+://([a-z0-9-]+\.)?pw"#) == nil)  // not anchored
+        #expect(head(anchor + "pw", caseSensitive: true) == nil)
     }
 }
