@@ -1,5 +1,8 @@
 /// WebKit's pseudo-class and pseudo-element names (`Source/WebCore/css/CSSPseudoSelectors.json`,
-/// web-exposed entries; `-internal-` and `-apple-` ones are restricted and left out).
+/// web-exposed entries; `-internal-` and `-apple-` ones are restricted and left out). Names behind
+/// settings that are off in WebKitGTK 2.50.6 are left out too, as its parser does not know them:
+/// `:open`, `:closed`, `:popover-open`, `:picture-in-picture`, the `:-webkit-full-screen-*` aliases
+/// other than `:-webkit-full-screen`, `::target-text`, `::thumb`, `::track` and `::view-transition*`.
 enum PseudoTables {
     static let plainPseudoClasses: Set<String> = [
         "-webkit-autofill-and-obscured", "-webkit-autofill-strong-password",
@@ -8,13 +11,10 @@ enum PseudoTables {
         "disabled", "double-button", "empty", "enabled", "end", "first-child", "first-of-type", "focus",
         "focus-visible", "focus-within", "fullscreen", "-webkit-full-screen", "future", "horizontal", "host", "hover",
         "in-range", "increment", "indeterminate", "invalid", "last-child", "last-of-type", "link", "modal", "muted",
-        "no-button", "only-child", "only-of-type", "optional", "out-of-range", "past", "paused", "picture-in-picture",
-        "placeholder-shown", "playing", "popover-open", "read-only", "read-write", "required", "root", "scope",
-        "seeking", "stalled", "single-button", "start", "target", "user-invalid", "user-valid", "valid", "vertical",
-        "visited", "volume-locked", "window-inactive", "open", "closed",
-        // Older WebKit names still accepted as aliases.
-        "-webkit-full-screen-document", "-webkit-full-screen-ancestor", "-webkit-animating-full-screen-transition",
-        "-webkit-full-screen-controls-hidden",
+        "no-button", "only-child", "only-of-type", "optional", "out-of-range", "past", "paused", "placeholder-shown",
+        "playing", "read-only", "read-write", "required", "root", "scope", "seeking", "stalled", "single-button",
+        "start", "target", "user-invalid", "user-valid", "valid", "vertical", "visited", "volume-locked",
+        "window-inactive",
     ]
     static let functionalPseudoClasses: Set<String> = [
         "-webkit-any", "dir", "has", "host", "is", "matches", "lang", "not", "nth-child", "nth-last-child",
@@ -33,26 +33,33 @@ enum PseudoTables {
     static let legacyPseudoElements: Set<String> = ["after", "before", "first-letter", "first-line"]
     static let plainPseudoElements: Set<String> = [
         "after", "backdrop", "before", "cue", "file-selector-button", "first-letter", "first-line", "grammar-error",
-        "marker", "placeholder", "selection", "spelling-error", "thumb", "track", "view-transition", "target-text",
-        "details-content",
+        "marker", "placeholder", "selection", "spelling-error", "details-content",
     ]
-    static let functionalPseudoElements: Set<String> = [
-        "cue", "highlight", "part", "slotted", "view-transition-group", "view-transition-image-pair",
-        "view-transition-new", "view-transition-old",
-    ]
+    static let functionalPseudoElements: Set<String> = ["cue", "highlight", "part", "slotted"]
     static let scrollbarPseudoElements: Set<String> = [
         "-webkit-resizer", "-webkit-scrollbar", "-webkit-scrollbar-button", "-webkit-scrollbar-corner",
         "-webkit-scrollbar-thumb", "-webkit-scrollbar-track", "-webkit-scrollbar-track-piece",
     ]
 }
 
-/// What a pseudo-element allows after it in the same compound (WebKit
-/// `isPseudoClassValidAfterPseudoElement`, approximated).
+/// What a pseudo-element allows after it in the same compound, arguments of later pseudo-classes
+/// and pseudo-elements included (WebKit `isSimpleSelectorValidAfterPseudoElement` and
+/// `isPseudoClassValidAfterPseudoElement`). Ids, classes, `&` and attribute selectors are never
+/// allowed after a pseudo-element.
 enum PseudoElementKind {
-    case scrollbar, userAgentPart, part, slotted, selection, viewTransition, treeAbiding, other
+    /// `::-webkit-scrollbar` and its parts.
+    case scrollbar
+    /// User-agent parts (`::placeholder`, `::file-selector-button`, `::details-content`, the
+    /// `::cue` ident, any `::-webkit-` name): user-action pseudo-classes may follow.
+    case userAgentPart
+    case part, slotted, selection
+    /// `::before`, `::after`, `::marker`, `::backdrop` (`isTreeAbidingPseudoElement`).
+    case treeAbiding
+    case other
 
-    /// Logical combinations are valid after any pseudo-element (their content decides).
-    static let logicalCombinations: Set<String> = ["is", "matches", "where", "not", "-webkit-any"]
+    /// `isLogicalCombinationPseudoClass`: valid after any pseudo-element (their arguments are
+    /// then checked against it, except the forgiving lists of `:is()`, `:where()`, `:-webkit-any()`).
+    static let logicalCombinations: Set<String> = ["is", "matches", "where", "not", "-webkit-any", "has"]
 
     func allowsAfter(_ pseudoClass: String) -> Bool {
         if Self.logicalCombinations.contains(pseudoClass) { return true }
@@ -61,8 +68,17 @@ enum PseudoElementKind {
         case .userAgentPart: return PseudoTables.userActionPseudoClasses.contains(pseudoClass)
         case .part: return !PseudoTables.treeStructuralPseudoClasses.contains(pseudoClass)
         case .selection: return pseudoClass == "window-inactive"
-        case .viewTransition: return pseudoClass == "only-child"
         case .slotted, .treeAbiding, .other: return false
+        }
+    }
+
+    /// Only `::part()` (any pseudo-element but another `::part()`) and `::slotted()` (tree-abiding
+    /// ones) take a following pseudo-element.
+    func allowsPseudoElement(_ next: PseudoElementKind) -> Bool {
+        switch self {
+        case .part: return next != .part
+        case .slotted: return next == .treeAbiding
+        default: return false
         }
     }
 }
@@ -91,10 +107,7 @@ extension SelectorParser {
             queue(argumentStart, close, .compound)
         case "has":
             guard !task.insideHas else { return nil }
-            pending.append(
-                SelectorTask(
-                    start: argumentStart, end: close, grammar: .relativeList, allowsPseudoElements: false,
-                    insideHas: true))
+            queue(argumentStart, close, .relativeList, insideHas: true)
         case "nth-child", "nth-last-child":
             guard let afterAnB = parseAnPlusB(from: argumentStart, to: close) else { return nil }
             var k = afterAnB
@@ -118,14 +131,17 @@ extension SelectorParser {
         return name
     }
 
-    mutating func queue(_ start: Int, _ end: Int, _ grammar: SelectorTask.Grammar) {
+    /// Queues an argument range: no pseudo-element may appear in it, and the pseudo-element in force
+    /// here stays in force there.
+    mutating func queue(_ start: Int, _ end: Int, _ grammar: SelectorTask.Grammar, insideHas: Bool? = nil) {
         pending.append(
             SelectorTask(
-                start: start, end: end, grammar: grammar, allowsPseudoElements: false, insideHas: task.insideHas))
+                start: start, end: end, grammar: grammar, allowsPseudoElements: false,
+                insideHas: insideHas ?? task.insideHas, precedingPseudoElement: precedingPseudoElement))
     }
 
     /// Parses a pseudo-element after `::`; `nil` when invalid.
-    mutating func parsePseudoElement(legacy: Bool) -> PseudoElementKind? {
+    mutating func parsePseudoElement() -> PseudoElementKind? {
         guard let token = peek() else { return nil }
         let name = token.value.lowercased()
         if token.kind == .ident {
@@ -134,9 +150,8 @@ extension SelectorParser {
             if name == "selection" { return .selection }
             if PseudoTables.plainPseudoElements.contains(name) {
                 switch name {
-                case "placeholder", "file-selector-button", "thumb", "track", "cue": return .userAgentPart
+                case "placeholder", "file-selector-button", "cue", "details-content": return .userAgentPart
                 case "before", "after", "marker", "backdrop": return .treeAbiding
-                case "view-transition": return .viewTransition
                 default: return .other
                 }
             }
@@ -167,13 +182,8 @@ extension SelectorParser {
                 k += 1
             }
             return count > 0 ? .part : nil
-        case "highlight":
+        default:  // highlight
             return singleIdent(argumentStart, close) ? .other : nil
-        default:  // view-transition-*: an ident or `*`
-            let parts = (argumentStart..<close).filter { tokens[$0].kind != .whitespace }
-            guard parts.count == 1 else { return nil }
-            let t = tokens[parts[0]]
-            return t.kind == .ident || (t.kind == .delim && t.value == "*") ? .viewTransition : nil
         }
     }
 

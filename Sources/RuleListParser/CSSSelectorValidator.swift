@@ -38,16 +38,25 @@ struct SelectorTask {
     var grammar: Grammar
     var allowsPseudoElements: Bool
     var insideHas: Bool
+    /// The pseudo-element in force where this argument range appears: every non-type simple
+    /// selector in the range must be allowed after it (WebKit keeps `m_precedingPseudoElement`
+    /// while `consumePseudo` parses arguments, and `consumeSimpleSelector` checks each one).
+    var precedingPseudoElement: PseudoElementKind?
 }
 
 struct SelectorParser {
     let tokens: [CSSToken]
     var i = 0
     var end = 0
-    var task = SelectorTask(start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false)
+    var task = SelectorTask(
+        start: 0, end: 0, grammar: .complexList, allowsPseudoElements: true, insideHas: false,
+        precedingPseudoElement: nil)
     var pending: [SelectorTask] = []
     /// Whether the compound parsed last contains a pseudo-element.
     var compoundHasPseudoElement = false
+    /// The pseudo-element that simple selectors parsed now must be allowed after: the last one in
+    /// the current compound, else the task's (WebKit `m_precedingPseudoElement`).
+    var precedingPseudoElement: PseudoElementKind?
 
     let closers: [Int]
 
@@ -59,7 +68,8 @@ struct SelectorParser {
     mutating func run() -> Bool {
         pending.append(
             SelectorTask(
-                start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false))
+                start: 0, end: tokens.count, grammar: .complexList, allowsPseudoElements: true, insideHas: false,
+                precedingPseudoElement: nil))
         while let next = pending.popLast() {
             task = next
             i = next.start
@@ -158,65 +168,61 @@ struct SelectorParser {
 
     // MARK: Compound selectors
 
+    /// Parses a compound selector (WebKit `consumeCompoundSelector`). After a pseudo-element, each
+    /// simple selector must be allowed after it (`isSimpleSelectorValidAfterPseudoElement`); the type
+    /// selector is never checked, as WebKit parses it with `consumeName`, not `consumeSimpleSelector`.
     mutating func parseCompound() -> Bool {
         compoundHasPseudoElement = false
+        precedingPseudoElement = task.precedingPseudoElement
         var parsedSomething = false
         if let result = parseTypeSelector() {
             guard result else { return false }
             parsedSomething = true
         }
-        var pseudoElement: PseudoElementKind?
         while let token = peek() {
             switch token.kind {
             case .hash(let isID):
-                guard isID, pseudoElement == nil else { return false }
+                guard isID, precedingPseudoElement == nil else { return false }
                 i += 1
             case .delim where token.value == ".":
-                guard pseudoElement == nil, peek(1)?.kind == .ident else { return false }
+                guard precedingPseudoElement == nil, peek(1)?.kind == .ident else { return false }
                 i += 2
             case .delim where token.value == "&":
-                guard pseudoElement == nil else { return false }
+                guard precedingPseudoElement == nil else { return false }
                 i += 1
             case .leftBracket:
-                guard pseudoElement == nil, parseAttribute() else { return false }
+                guard precedingPseudoElement == nil, parseAttribute() else { return false }
             case .colon:
                 if peek(1)?.kind == .colon {
                     guard task.allowsPseudoElements else { return false }
                     i += 2
-                    guard let kind = parsePseudoElement(legacy: false) else { return false }
-                    if let previous = pseudoElement {
-                        // Only ::part() and ::slotted() take a following pseudo-element.
-                        let allowed =
-                            (previous == .part && kind != .part) || (previous == .slotted && kind == .treeAbiding)
-                        guard allowed else { return false }
-                    }
-                    pseudoElement = kind
+                    // Arguments of this pseudo-element are checked against the one before it.
+                    guard let kind = parsePseudoElement() else { return false }
+                    guard precedingPseudoElement?.allowsPseudoElement(kind) ?? true else { return false }
+                    precedingPseudoElement = kind
+                    compoundHasPseudoElement = true
                 } else {
                     i += 1
                     if let name = peek()?.kind == .ident ? peek()?.value.lowercased() : nil,
                         PseudoTables.legacyPseudoElements.contains(name)
                     {
+                        // `:before`, `:after`, `:first-line`, `:first-letter`: pseudo-elements.
                         guard task.allowsPseudoElements else { return false }
                         let kind: PseudoElementKind = name == "before" || name == "after" ? .treeAbiding : .other
-                        if let previous = pseudoElement {
-                            guard (previous == .part) || (previous == .slotted && kind == .treeAbiding) else {
-                                return false
-                            }
-                        }
+                        guard precedingPseudoElement?.allowsPseudoElement(kind) ?? true else { return false }
                         i += 1
-                        pseudoElement = kind
-                        continue
+                        precedingPseudoElement = kind
+                        compoundHasPseudoElement = true
+                    } else {
+                        guard let name = parsePseudoClass() else { return false }
+                        if let precedingPseudoElement, !precedingPseudoElement.allowsAfter(name) { return false }
                     }
-                    guard let name = parsePseudoClass() else { return false }
-                    if let pseudoElement, !pseudoElement.allowsAfter(name) { return false }
                 }
             default:
-                compoundHasPseudoElement = pseudoElement != nil
                 return parsedSomething
             }
             parsedSomething = true
         }
-        compoundHasPseudoElement = pseudoElement != nil
         return parsedSomething
     }
 
