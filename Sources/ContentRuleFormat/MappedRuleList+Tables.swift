@@ -144,7 +144,7 @@ extension MappedRuleList {
         for value in candidates {
             let offset = patternRecord(rule(IndexHash.candidateRule(value)).pattern)
             if bytes.u32(offset + 12) & 0xFF != 0 {
-                sink &+= UInt64(bytes.base.load(fromByteOffset: strings + Int(bytes.u32(offset + 8)), as: UInt8.self))
+                sink &+= UInt64(bytes.u8(strings + Int(bytes.u32(offset + 8))))
             }
         }
         return sink
