@@ -53,11 +53,33 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "ContentBlockerCLI",
-            dependencies: ["ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel"],
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
+            ],
             swiftSettings: strict),
 
+        // Test data locations, tiers, and rule lists compiled in memory for the test targets.
         .target(
-            name: "TestSupport", dependencies: ["ContentRuleModel"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: ["ContentRuleModel", "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleURL"],
+            path: "Tests/TestSupport", swiftSettings: strict),
+        // A test target per layer: white-box tests of the format, the compiler and the matcher.
+        .testTarget(
+            name: "ContentRuleFormatTests",
+            dependencies: [
+                "ContentRuleFormat", "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL",
+                "URLFilterSyntax", "TestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ContentRuleCompilerTests", dependencies: ["ContentRuleCompiler", "ContentRuleModel", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ContentRuleMatcherTests",
+            dependencies: [
+                "ContentRuleMatcher", "ContentRuleFormat", "ContentRuleCompiler", "ContentRuleModel", "ContentRuleURL",
+                "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "URLFilterSyntaxTests", dependencies: ["URLFilterSyntax", "PCRE2Support", "Locking", "TestSupport"],
@@ -75,7 +97,8 @@ let package = Package(
                 "ContentRuleModel", "URLFilterSyntax", "PCRE2Support", "TestSupport",
             ],
             swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+        // Golden: the CLI's expected output, read by GoldenTests.
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "RobustnessTests",
             dependencies: [

@@ -1,18 +1,34 @@
-/// A small argument reader: `--flag`, `--option value`, `--option=value`, `-o value`, positionals, `--`.
-struct Arguments {
-    private(set) var positionals: [String] = []
-    private var options: [String: [String]] = [:]
+/// A subcommand's command line read against its ``CommandConfiguration``: `--flag`, `--option value`,
+/// `--option=value`, `-o value`, positionals, `-` (a positional: standard input), and `--` (everything
+/// after it is positional).
+///
+/// Reading is in two steps so that `--help` works on a command line whose values are wrong: `init`
+/// checks the structure (every option known, every value present, a single-value option given once),
+/// then, unless help was asked for, ``validate()`` checks what the declarations say of the values
+/// (allowed values, required options, how many positionals).
+struct ParsedArguments {
+    let configuration: CommandConfiguration
+    /// The options given with a value, in command-line order: the option's name, the spelling used
+    /// (`-o` or `--output`), the value.
+    private var given: [(name: String, spelling: String, text: String)] = []
+    /// The names of the flags given.
     private var flags: Set<String> = []
+    private var positionals: [String] = []
+    /// Positional values by ``Positional/valueName``, once ``validate()`` has assigned them.
+    private var assigned: [String: [String]] = [:]
 
-    /// - Parameters:
-    ///   - valued: option names that take a value (e.g. `--url`, `-o`).
-    ///   - flags: option names without a value (e.g. `--json`, `--help`).
-    ///   - repeatable: the valued options that may be given more than once (each value kept).
-    /// - Throws: ``UsageError`` for an unknown option, a missing value, or a valued option given twice
-    ///   that is not repeatable (its first value would be dropped silently).
-    init(
-        _ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>, repeatable: Set<String> = []
-    ) throws(UsageError) {
+    /// Whether `-h` or `--help` was given: the caller prints the help instead of running the command.
+    var helpRequested: Bool { flags.contains(helpFlag.declaration.name) }
+
+    /// - Throws: ``UsageError`` for an unknown option (with the nearest known name as a hint), a
+    ///   missing value, a value given to a flag, or a single-value option given twice under any of its
+    ///   names (its first value would be dropped silently).
+    init(_ arguments: [String], for configuration: CommandConfiguration) throws(UsageError) {
+        self.configuration = configuration
+        var byName: [String: OptionDeclaration] = [:]
+        for option in configuration.allOptions {
+            for name in option.names { byName[name] = option }
+        }
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -26,42 +42,128 @@ struct Arguments {
                 onlyPositionals = true
                 continue
             }
-            var name = argument
+            var spelling = argument
             var inlineValue: String?
             if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
+                spelling = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            if knownFlags.contains(name) {
-                guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
-                flags.insert(name)
-            } else if valued.contains(name) {
-                guard options[name] == nil || repeatable.contains(name) else {
-                    throw UsageError("\(name) given more than once")
-                }
-                if let inlineValue {
-                    options[name, default: []].append(inlineValue)
-                } else {
-                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-                    options[name, default: []].append(arguments[index])
-                    index += 1
-                }
-            } else {
-                let known = (valued.union(knownFlags)).sorted()
-                let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
-                var message = "unknown option '\(name)'"
-                if let suggestion, editDistance(suggestion, name) <= 3 { message += ". Did you mean '\(suggestion)'?" }
-                throw UsageError(message)
+            guard let option = byName[spelling] else {
+                throw UsageError(Self.unknownOptionMessage(spelling, known: Array(byName.keys)))
             }
+            guard option.takesValue else {
+                guard inlineValue == nil else { throw UsageError("\(spelling) takes no value") }
+                flags.insert(option.name)
+                continue
+            }
+            guard option.isRepeatable || !given.contains(where: { $0.name == option.name }) else {
+                throw UsageError("\(spelling) given more than once")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw UsageError("\(spelling) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            given.append((option.name, spelling, value))
         }
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { options[name]?.last }
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    /// Checks the command line against the declarations: each value one its option takes, the
+    /// positionals (which it assigns to the declared arguments), every required option given.
+    /// - Throws: ``UsageError``: `--engine must be one of: fast, reference`, `needs -o OUT`,
+    ///   `takes exactly one rule list`, …
+    mutating func validate() throws(UsageError) {
+        for (name, spelling, text) in given {
+            guard let option = configuration.options.first(where: { $0.name == name }), !option.accepts(text) else {
+                continue
+            }
+            throw UsageError("\(spelling) must be \(option.valueDescription)")
+        }
+        var remaining = positionals[...]
+        let declared = configuration.arguments
+        for argument in declared {
+            switch argument.count {
+            case .one:
+                guard let first = remaining.popFirst() else {
+                    throw UsageError(
+                        declared.count == 1 ? "takes exactly one \(argument.noun)" : "needs \(argument.valueName)")
+                }
+                assigned[argument.valueName] = [first]
+            case .oneOrMore:
+                guard !remaining.isEmpty else { throw UsageError("needs at least one \(argument.noun)") }
+                assigned[argument.valueName] = Array(remaining)
+                remaining = []
+            }
+        }
+        if let extra = remaining.first {
+            if declared.count == 1 { throw UsageError("takes exactly one \(declared[0].noun)") }
+            throw UsageError("unexpected argument '\(extra)'")
+        }
+        for option in configuration.options where option.isRequired && text(option) == nil {
+            throw UsageError("needs \(Help.synopsis(option))")
+        }
+    }
+
+    /// Whether the flag was given.
+    subscript(flag: Flag) -> Bool {
+        checkDeclared(flag.declaration)
+        return flags.contains(flag.declaration.name)
+    }
+
+    /// The option's value (its last, for a repeatable option), or nil when it was not given.
+    subscript<Value>(option: Option<Value>) -> Value? {
+        text(option.declaration).flatMap(Value.init(argument:))
+    }
+
+    /// Every value of a repeatable option, in command-line order.
+    func all<Value>(_ option: Option<Value>) -> [Value] {
+        checkDeclared(option.declaration)
+        return given.filter { $0.name == option.declaration.name }.compactMap { Value(argument: $0.text) }
+    }
+
+    /// The values of a positional argument (one for ``Positional/Count/one``).
+    subscript(argument: Positional) -> [String] {
+        precondition(
+            configuration.arguments.contains { $0.valueName == argument.valueName },
+            "\(argument.valueName) is not an argument of \(configuration.name)")
+        return assigned[argument.valueName] ?? []
+    }
+
+    /// The option's value as given (its last), or nil.
+    func text(_ option: OptionDeclaration) -> String? {
+        checkDeclared(option)
+        return given.last { $0.name == option.name }?.text
+    }
+
+    /// Reading an option the configuration does not list is a programming error: the parser would
+    /// refuse it, and the help would not show it.
+    private func checkDeclared(_ option: OptionDeclaration) {
+        precondition(
+            configuration.allOptions.contains { $0.name == option.name },
+            "\(option.name) is not declared by \(configuration.name)")
+    }
+
+    /// `unknown option 'NAME'`, with the nearest of `known` as a hint when it is close enough to be a typo.
+    static func unknownOptionMessage(_ name: String, known: [String]) -> String {
+        var message = "unknown option '\(name)'"
+        if let suggestion = nearest(name, in: known) { message += ". Did you mean '\(suggestion)'?" }
+        return message
+    }
+
+    /// The word of `candidates` nearest to `word` by edit distance, if at most 3 edits away (ties: the
+    /// first in sorted order).
+    static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let suggestion = candidates.sorted().min { editDistance($0, word) < editDistance($1, word) }
+        guard let suggestion, editDistance(suggestion, word) <= 3 else { return nil }
+        return suggestion
+    }
 }
 
-/// A mistake in how the command was called: printed with a hint to `--help`, exit status 2.
+/// A mistake in how the command was called: printed with the subcommand's name and a pointer to its
+/// help, exit status 2.
 struct UsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }

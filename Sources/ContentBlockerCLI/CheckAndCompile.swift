@@ -7,35 +7,43 @@ import RuleListParser
     import Glibc
 #endif
 
-enum CheckCommand {
-    static let help = """
-        USAGE: content-blocker check LIST.json... [--json]
+struct CheckCommand: Command {
+    static let listsArgument = Positional(
+        valueName: "LIST.json", noun: "rule list", help: "A JSON rule list, or `-` for standard input.",
+        count: .oneOrMore)
+    static let jsonFlag = Flag(
+        "--json",
+        help: """
+            Print one JSON object per file on standard output instead of the summary line ({file, valid,
+            rules, diagnostics}; a file that cannot be read has "ioError").
+            """)
 
-        Validates Safari content-blocker rule lists exactly as WebKit does. Every error is reported,
-        one line per rule, on standard error as `FILE: rule N: KEY: message`; the first error of a
-        file is the one WebKit reports (WebKit's message, then our detail in parentheses).
-        Use `-` to read a list from standard input.
+    static let configuration = CommandConfiguration(
+        name: "check", abstract: "Validate rule lists; report every error with its rule index and key.",
+        discussion: """
+            Validates Safari content-blocker rule lists exactly as WebKit does. Every error is reported, one
+            line per rule, on standard error as `FILE: rule N: KEY: message`; the first error of a file is
+            the one WebKit reports (WebKit's message, then our detail in parentheses).
+            """,
+        arguments: [listsArgument], options: [jsonFlag.declaration],
+        exitStatuses: [
+            (0, "all lists valid"), (1, "some list invalid"),
+            (2, "usage or I/O error (a file that cannot be read is reported and the others are still checked)"),
+        ])
 
-        OPTIONS:
-          --json      Print one JSON object per file on standard output instead of the summary line
-                      ({file, valid, rules, diagnostics}; a file that cannot be read has "ioError").
-          -h, --help  Show this help.
+    var lists: [String]
+    var json: Bool
 
-        EXIT STATUS: 0 all lists valid, 1 some list invalid, 2 usage or I/O error (a file that cannot
-        be read is reported and the others are still checked).
-        """
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        lists = arguments[Self.listsArgument]
+        json = arguments[Self.jsonFlag]
+        try RuleListInput.readStandardInputOnce(lists)
+    }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: [], flags: ["--json", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") {
-            Console.out(help)
-            return 0
-        }
-        guard !args.positionals.isEmpty else { throw UsageError("check needs at least one rule list") }
-        try RuleListInput.readStandardInputOnce(args.positionals)
+    func run() throws -> Int32 {
         var allValid = true
         var unreadable = false
-        for path in args.positionals {
+        for path in lists {
             let bytes: [UInt8]
             do {
                 bytes = try RuleListInput.read(path)
@@ -43,7 +51,7 @@ enum CheckCommand {
                 // Reported, and the other files are still checked; the exit status says 2.
                 unreadable = true
                 Console.err("content-blocker: \(error.message)")
-                if args.flag("--json") {
+                if json {
                     Console.out(
                         JSON.object([
                             ("file", .string(path)), ("valid", .bool(false)), ("rules", .null),
@@ -55,8 +63,8 @@ enum CheckCommand {
             let result = RuleListCompiler.compile(json: bytes)
             let errors = result.errors
             allValid = allValid && errors.isEmpty
-            if args.flag("--json") {
-                Console.out(report(path: path, result: result).text)
+            if json {
+                Console.out(Self.report(path: path, result: result).text)
             } else {
                 RuleListInput.report(result.diagnostics, file: path)
                 if errors.isEmpty {
@@ -97,47 +105,63 @@ enum Retained {
     nonisolated(unsafe) static var objects: [Any] = []
 }
 
-enum CompileCommand {
-    static let help = """
-        USAGE: content-blocker compile LIST.json -o OUT
+struct CompileCommand: Command {
+    static let listArgument = Positional(
+        valueName: "LIST.json", noun: "rule list", help: "The JSON rule list, or `-` for standard input.",
+        count: .one)
+    static let outputOption = Option<String>(
+        "-o", "--output", valueName: "OUT",
+        help: """
+            Where to write the binary rule list: a file, or `-` for standard output. A symbolic link is
+            written through (its target is created if missing); a character device or a pipe (`/dev/null`,
+            `/dev/stdout`, a FIFO) is written to as it is; a directory is refused, as is the rule list
+            itself. A replaced file keeps its mode; a new one gets 0666 less the umask. The replacement is a
+            new file: other hard links to the old one keep the old contents, and it belongs to whoever
+            compiled it (a writable directory lets anyone replace a file there, read-only or not).
+            """, required: true)
+    static let timingsFlag = Flag(
+        "--timings",
+        help: """
+            Print the time of each phase (read, parse, compile, encode, write) and the total PCRE2 text size
+            on standard error.
+            """)
 
-        Compiles a Safari content-blocker rule list (JSON, or `-` for standard input) into a binary
-        rule list. The output is written to a temporary file and renamed, so OUT is either the old
-        file or the complete new one. An invalid list prints its errors (as `check` does), exits 1
-        and writes nothing.
+    static let configuration = CommandConfiguration(
+        name: "compile", abstract: "Compile a JSON rule list into a binary rule list.",
+        discussion: """
+            Compiles a Safari content-blocker rule list (JSON, or `-` for standard input) into a binary rule
+            list. The output is written to a temporary file and renamed, so OUT is either the old file or
+            the complete new one. An invalid list prints its errors (as `check` does), exits 1 and writes
+            nothing.
+            """,
+        arguments: [listArgument], options: [outputOption.declaration, timingsFlag.declaration],
+        exitStatuses: [
+            (0, "compiled"),
+            (
+                1,
+                """
+                invalid rule list (or one too large for the binary format: more than 2^24 − 1 patterns,
+                conditions or domain entries, 256 MiB of actions)
+                """
+            ),
+            (2, "usage or I/O error"),
+        ])
 
-        OPTIONS:
-          -o, --output OUT  Where to write the binary rule list (required): a file, or `-` for standard
-                            output. A symbolic link is written through (its target is created if
-                            missing); a character device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO)
-                            is written to as it is; a directory is refused, as is the rule list itself.
-                            A replaced file keeps its mode; a new one gets 0666 less the umask. The
-                            replacement is a new file: other hard links to the old one keep the old
-                            contents, and it belongs to whoever compiled it (a writable directory lets
-                            anyone replace a file there, read-only or not).
-          --timings         Print the time of each phase (read, parse, compile, encode, write) and the
-                            total PCRE2 text size on standard error.
-          -h, --help        Show this help.
+    var path: String
+    var output: String
+    var timings: Bool
 
-        EXIT STATUS: 0 compiled, 1 invalid rule list (or one too large for the binary format: more than
-        2^24 − 1 patterns, conditions or domain entries, 256 MiB of actions), 2 usage
-        or I/O error.
-        """
-
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["-o", "--output"], flags: ["--help", "-h", "--timings"])
-        if args.flag("--help") || args.flag("-h") {
-            Console.out(help)
-            return 0
-        }
-        guard args.positionals.count == 1 else { throw UsageError("compile takes exactly one rule list") }
-        if args.value("-o") != nil && args.value("--output") != nil { throw UsageError("-o given more than once") }
-        guard let output = args.value("-o") ?? args.value("--output") else { throw UsageError("compile needs -o OUT") }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        path = arguments[Self.listArgument][0]
+        output = arguments[Self.outputOption] ?? ""
+        timings = arguments[Self.timingsFlag]
         guard !output.isEmpty else { throw UsageError("-o needs a file name (or - for standard output), not ''") }
-        let path = args.positionals[0]
         if output != "-" && path != "-" && sameFile(path, output) {
             throw UsageError("-o \(output) is the rule list being compiled: it would be overwritten")
         }
+    }
+
+    func run() throws -> Int32 {
         let start = monotonicSeconds()
         var phases: [(String, Double)] = []
         var last = start
@@ -186,7 +210,7 @@ enum CompileCommand {
         }
         phase("write")
         Retained.objects = [bytes, document as Any, parsed, list, encoded]
-        if args.flag("--timings") {
+        if timings {
             let text = phases.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", ")
             Console.err("timings: \(text); PCRE2 text \(pcre2TextBytes(list)) bytes")
         }

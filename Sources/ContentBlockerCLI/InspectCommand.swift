@@ -2,30 +2,30 @@ import ContentRuleFormat
 import ContentRuleMatcher
 import ContentRuleModel
 
-enum InspectCommand {
-    static let help = """
-        USAGE: content-blocker inspect FILE [--json]
+struct InspectCommand: Command {
+    static let fileArgument = Positional(
+        valueName: "FILE", noun: "file", help: "A binary rule list, or `-` for standard input.", count: .one)
+    static let jsonFlag = Flag(
+        "--json", help: "Print the description as one JSON object instead of `key: value` lines.")
 
-        Validates a binary rule list (signature, version, checksum, every offset) and describes it:
-        format version, rules, action slots by type, the number of selectors of the global stylesheet.
-        Use `-` to read it from standard input.
+    static let configuration = CommandConfiguration(
+        name: "inspect", abstract: "Describe a binary rule list.",
+        discussion: """
+            Validates a binary rule list (signature, version, checksum, every offset) and describes it:
+            format version, rules, action slots by type, the number of selectors of the global stylesheet.
+            """,
+        arguments: [fileArgument], options: [jsonFlag.declaration],
+        exitStatuses: [(0, "valid"), (1, "damaged or not a binary rule list"), (2, "usage or I/O error")])
 
-        OPTIONS:
-          --json      Print the description as one JSON object instead of `key: value` lines.
-          -h, --help  Show this help.
+    var path: String
+    var json: Bool
 
-        EXIT STATUS: 0 valid, 1 damaged or not a binary rule list, 2 usage or I/O error.
-        """
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        path = arguments[Self.fileArgument][0]
+        json = arguments[Self.jsonFlag]
+    }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: [], flags: ["--help", "-h", "--json"])
-        if args.flag("--help") || args.flag("-h") {
-            Console.out(help)
-            return 0
-        }
-        guard args.positionals.count == 1 else { throw UsageError("inspect takes exactly one file") }
-        let path = args.positionals[0]
-        let json = args.flag("--json")
+    func run() throws -> Int32 {
         /// A failure: its message on standard error and, with --json, `{"file":…,"error":…}` (or
         /// `"ioError"` for I/O errors, as `check --json` says) on standard output.
         func failure(_ message: String, key: String = "error") {
@@ -72,7 +72,7 @@ enum InspectCommand {
             ("conditions", .int(rules.conditionCount)),
             ("alwaysCheckedRules", .int(rules.alwaysCheckedRules.count)),
         ])
-        if args.flag("--json") {
+        if json {
             Console.out(report.text)
         } else if case .object(let members) = report {
             for (key, value) in members { Console.out("\(key): \(value.text)") }

@@ -3,148 +3,77 @@ import ContentRuleModel
 import ContentRuleURL
 import Dispatch
 import Foundation
+import Locking
 import RuleListParser
 
-enum MatchCommand {
-    static let help = """
-        USAGE: content-blocker match LIST... [--url U [--top-url T] [--frame-url F] [--type TYPE]
-                                              [--context top-frame|child-frame] [--method M] [--load-type L]]
-               content-blocker match LIST... --requests FILE|- [--brief] [--fired-rules] [--jobs N]
+/// `content-blocker match`: its declaration is in MatchCommand+Configuration.swift.
+struct MatchCommand: Command {
+    /// Where the requests come from.
+    enum Requests {
+        /// One request, from the flags.
+        case single(JSONObject)
+        /// JSON Lines from a file or standard input (`-`).
+        case lines(path: String)
+    }
 
-        Decides loads as WebKit would with the given content rule lists installed, in the order given.
-        Each LIST is a compiled binary rule list or a JSON rule list; its identifier (the "list" of
-        results) is its file name without extension (`stdin` for -), with -2, -3, … added to a name an
-        earlier LIST already has (a/list.json b/list.json → list, list-2). One request comes from the
-        flags, or many from --requests: JSON Lines in, one result line out per request line, in input
-        order.
+    var lists: [String]
+    var requests: Requests
+    var activeActions: [URLMatchPattern] = []
+    var engine: MatchingEngine
+    /// Threads for a batch; nil for the number of processors.
+    var jobs: Int?
+    var style: ResultStyle
 
-        Each request is a load as a page makes it, decided as WebKit's loader does (the library's PageLoad):
-        an http(s) URL's #fragment is dropped for every type but popup, media, ping and csp-report; a
-        ping or csp-report that is not blocked is checked again as `other` (the ping load it becomes), and
-        a popup again as the new window's top-level navigation (top URL = the popup's URL); a block from
-        either check cancels the load. The library's ContentBlocker.results(for: ResourceLoadInfo) is
-        WebKit's backend instead: one check of the URL exactly as given.
-
-        REQUEST (a JSON object; flags in brackets):
-          url (required) [--url]        the request URL as the page gives it; canonicalized as WebKit
-                                        serializes URLs
-          mainDocumentURL [--top-url]   the top URL (default: url without its fragment, i.e. a top-level
-                                        navigation; "" for none); it keeps its fragment
-          frameURL [--frame-url]        the URL of the document the initiating frame shows when the load
-                                        starts (default: mainDocumentURL). For a navigation WebKit uses the
-                                        document being left: give the previous page's URL, or about:blank
-                                        for a new frame or window; the default is a brand-new view, whose
-                                        frame URL is the URL being loaded
-          resourceType [--type]         document (default), top-document, child-document, image, style-sheet,
-                                        script, font, svg-document, media, popup, ping, fetch, websocket,
-                                        csp-report, other; document means top-document in the top frame and
-                                        child-document in a child frame
-          loadContext [--context]       top-frame (default) or child-frame
-          requestMethod [--method]      the method of the page's own load (get for a page loaded normally),
-                                        which is what WebKit compares with request-method: not the method the
-                                        request goes out with (a beacon is sent as POST and matched as get).
-                                        Any case; optional; another name is matched as no method, as WebKit
-                                        does, with a warning
-          httpMethod                    optional, informational: the method on the wire (not matched)
-          loadType [--load-type]        first-party or third-party (optional; computed from the URLs otherwise)
-          requestHeaders                optional object of header → value, for modify-headers
-
-        RESULT (one JSON object per request): blockedLoad, blockedCookies, madeHTTPS, redirected and
-          notifications of the whole load (all its checks); url (canonical, as the first check saw
-          it), loadType, actions [{list, type, selector?, notification?}] in WebKit's order and lists
-          [{list, ignoredPreviousRules, globalStylesheet}] of the first check; requestURL and
-          requestHeaders where an action changed them; secondCheck {resourceType, url,
-          mainDocumentURL, loadType, blockedLoad, blockedCookies, madeHTTPS, actions, lists} where
-          WebKit checked the load again. With --requests, a request's
-          "id" (any JSON value) is echoed first; keys not listed above are ignored and named in
-          "warnings" (as is an unknown requestMethod; with flags, warnings go to standard error); a
-          bad or blank request line gives {"error": "line N: ..."} (with its "warnings", if any) and
-          the batch goes on: line N of the input is always line N of the output. Requests are answered as they are
-          read, so a tool can keep one process open and write requests to it.
-
-        OPTIONS:
-          --requests FILE        JSON Lines requests (`-` for standard input).
-          --active-actions PAT   Let every list apply redirect and modify-headers to URLs matching the
-                                 match pattern PAT (e.g. '*://example.com/*', '<all_urls>'); repeatable.
-                                 WebKit applies them nowhere by default.
-          --engine fast|reference
-                                 The matching strategy: fast (default; indexed) or reference (every rule
-                                 in order, one regex search each). Both give the same results.
-          --jobs N               Threads for --requests (default: the number of processors); output
-                                 stays in input order.
-          --brief                Leave out css-display-none actions and global stylesheets (on a large
-                                 list they make each result hundreds of KB): "actions" has the other
-                                 actions, "cssDisplayNoneActions" counts the left-out ones, and each
-                                 list has "globalStylesheetBytes" instead of "globalStylesheet".
-          --fired-rules          Add to each list its "firedRules": the indices (0-based, in the list's
-                                 JSON array, ascending) of the rules whose triggers matched the load —
-                                 those whose actions an ignore-previous-rules dropped and the ignore
-                                 rules too; not the css-display-none rules of the global stylesheet.
-          -h, --help             Show this help.
-
-        EXIT STATUS: 0 done (with --requests, even if some request lines were bad), 2 usage error
-        (including a bad --url, --type, … value) or I/O error.
-        """
-
-    /// The flags of a single request besides `--url`, and the request keys they set.
-    static let requestFlags: [(flag: String, key: String)] = [
-        ("--top-url", "mainDocumentURL"), ("--frame-url", "frameURL"), ("--type", "resourceType"),
-        ("--context", "loadContext"), ("--method", "requestMethod"), ("--load-type", "loadType"),
-    ]
-
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(
-            arguments,
-            valued: Set(
-                ["--url"] + requestFlags.map(\.flag) + ["--requests", "--active-actions", "--engine", "--jobs"]),
-            flags: ["--help", "-h", "--brief", "--fired-rules"], repeatable: ["--active-actions"])
-        if args.flag("--help") || args.flag("-h") {
-            Console.out(help)
-            return 0
-        }
-        guard !args.positionals.isEmpty else { throw UsageError("match needs at least one rule list") }
-        var patterns: [URLMatchPattern] = []
-        for text in args.values("--active-actions") {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        lists = arguments[Self.listsArgument]
+        for text in arguments.all(Self.activeActionsOption) {
             guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
-            patterns.append(pattern)
+            activeActions.append(pattern)
         }
-        let style = ResultStyle(brief: args.flag("--brief"), firedRules: args.flag("--fired-rules"))
-        let engineName = args.value("--engine") ?? "fast"
-        guard let engine = MatchingEngine(rawValue: engineName) else {
-            throw UsageError("--engine must be fast or reference")
+        style = ResultStyle(brief: arguments[Self.briefFlag], firedRules: arguments[Self.firedRulesFlag])
+        engine = arguments[Self.engineOption] ?? .fast
+        jobs = arguments[Self.jobsOption]?.value
+        let requestsPath = arguments[Self.requestsOption]
+        try RuleListInput.readStandardInputOnce(lists + [requestsPath].compactMap { $0 })
+        let requestOptions = Self.requestFields.compactMap { field in
+            field.option.map { (key: field.key, option: $0) }
         }
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let text = args.value("--jobs") {
-            guard let value = Int(text), value >= 1 else { throw UsageError("--jobs must be a positive integer") }
-            jobs = value
-        }
-        try RuleListInput.readStandardInputOnce(args.positionals + [args.value("--requests")].compactMap { $0 })
-        var lists: [ContentRuleList] = []
-        let identifiers = RuleListInput.identifiers(for: args.positionals)
-        for (path, identifier) in zip(args.positionals, identifiers) {
-            lists.append(try RuleListInput.load(path, identifier: identifier))
-        }
-        let blocker = ContentBlocker(
-            lists: lists, activeActions: ActiveActionPolicy(patternsForAllLists: patterns), engine: engine)
-
-        if let requests = args.value("--requests") {
+        if let requestsPath {
             // The request flags describe one request: with --requests each line says its own.
-            if let flag = (["--url"] + requestFlags.map(\.flag)).first(where: { args.value($0) != nil }) {
-                throw UsageError("\(flag) describes a single request: use either it or --requests")
+            if let given = requestOptions.first(where: { arguments.text($0.option) != nil }) {
+                throw UsageError("\(given.option.name) describes a single request: use either it or --requests")
             }
-            try runBatch(blocker, requestsPath: requests, jobs: jobs, style: style)
-            return 0
+            requests = .lines(path: requestsPath)
+            return
         }
-        guard let url = args.value("--url") else { throw UsageError("match needs --url or --requests") }
-        var object: [String: Any] = ["url": url]
-        for (flag, key) in requestFlags { if let value = args.value(flag) { object[key] = value } }
+        guard arguments[Self.urlOption] != nil else { throw UsageError("needs --url or --requests") }
+        var object = JSONObject()
+        for (key, option) in requestOptions {
+            if let value = arguments.text(option) { object[key] = .string(value) }
+        }
         do {
-            _ = try request(from: object)
+            _ = try Self.request(from: object)
         } catch {
             throw UsageError("invalid request: \(error.message)")
         }
-        for warning in warnings(for: object) { Console.err("warning: \(warning)") }
-        Console.out(respond(to: object, blocker: blocker, style: style, warningsInResult: false).text)
+        requests = .single(object)
+    }
+
+    func run() throws -> Int32 {
+        var loaded: [ContentRuleList] = []
+        for (path, identifier) in zip(lists, RuleListInput.identifiers(for: lists)) {
+            loaded.append(try RuleListInput.load(path, identifier: identifier))
+        }
+        let blocker = ContentBlocker(
+            lists: loaded, activeActions: ActiveActionPolicy(patternsForAllLists: activeActions), engine: engine)
+        switch requests {
+        case .lines(let path):
+            let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            try Self.runBatch(blocker, requestsPath: path, jobs: jobs, style: style)
+        case .single(let object):
+            for warning in Self.warnings(for: object) { Console.err("warning: \(warning)") }
+            Console.out(Self.respond(to: object, blocker: blocker, style: style, warningsInResult: false).text)
+        }
         return 0
     }
 
@@ -171,7 +100,7 @@ enum MatchCommand {
             var firstChunk = 0
             while firstChunk < chunkCount {
                 let chunks = min(window, chunkCount - firstChunk)
-                let outputs = ChunkOutputs(count: chunks)
+                let outputs = Locked(Array(repeating: "", count: chunks))
                 let base = firstChunk
                 let matchChunk = { @Sendable (offset: Int) in
                     let chunk = base + offset
@@ -180,14 +109,14 @@ enum MatchCommand {
                         output += response(to: bytes[range], lineNumber: number, blocker: blocker, style: style).text
                         output += "\n"
                     }
-                    outputs.set(offset, output)
+                    outputs.withLock { $0[offset] = output }
                 }
                 if jobs == 1 || chunks == 1 {
                     for offset in 0..<chunks { matchChunk(offset) }
                 } else {
                     DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
                 }
-                for output in outputs.all() {
+                for output in outputs.withLock({ $0 }) {
                     // A failed write stops the batch: nobody reads the answers (main.swift reports
                     // the error and exits 2).
                     guard Console.outText(output) else { return }
@@ -200,13 +129,6 @@ enum MatchCommand {
         }
     }
 
-    /// The request keys ``request(from:)`` reads; `id` is echoed back. Others are reported in the
-    /// result's `warnings` (a misspelt key would otherwise change the answer silently).
-    static let requestKeys: Set<String> = [
-        "id", "url", "mainDocumentURL", "frameURL", "resourceType", "loadContext", "requestMethod", "loadType",
-        "requestHeaders", "httpMethod",
-    ]
-
     /// The result line for one request line; errors start with `line N:`.
     static func response(
         to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, style: ResultStyle
@@ -214,20 +136,20 @@ enum MatchCommand {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
             return .object([("error", .string("line \(lineNumber): empty line, expected a JSON request object"))])
         }
-        // JSON as rule lists are read (`JSONReader`: no trailing commas, which Foundation's reader lets
-        // through), then Foundation's objects.
-        guard case .success(.object) = JSONReader.parse(line),
-            let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-        else {
-            return .object([("error", .string("line \(lineNumber): \(notAnObject(line))"))])
+        // JSON as rule lists are read (`JSONReader`: no trailing commas), and strict JSON besides: none
+        // of the extensions WebKit's reader accepts (``RequestLines/isStrictJSON(_:)``).
+        let parsed = JSONReader.parse(line)
+        guard case .success(.object(let object)) = parsed, RequestLines.isStrictJSON(line) else {
+            return .object([("error", .string("line \(lineNumber): \(notAnObject(parsed))"))])
         }
         return respond(to: object, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ")
     }
 
-    /// Why a request line is not a JSON object: its syntax error and where (a byte offset in the line,
-    /// from 0), or the kind of JSON value it is instead.
-    static func notAnObject(_ line: ArraySlice<UInt8>) -> String {
-        switch JSONReader.parse(line) {
+    /// Why a request line is not a JSON request object: its syntax error and where (a byte offset in
+    /// the line, from 0), the kind of JSON value it is instead, or, for an object, that it is not strict
+    /// JSON.
+    static func notAnObject(_ parsed: Result<JSONValue, JSONSyntaxError>) -> String {
+        switch parsed {
         case .failure(let error):
             return "invalid JSON at byte \(error.byteOffset): \(error.reason)"
         case .success(let value):
@@ -237,8 +159,9 @@ enum MatchCommand {
             case .number: return "valid JSON but not an object (a number)"
             case .string: return "valid JSON but not an object (a string)"
             case .array: return "valid JSON but not an object (an array)"
-            // WebKit's JSON reader accepts a little more than Foundation's (`\v`, `\xHH` escapes,
-            // numbers out of Double's range such as 1e999).
+            // WebKit's JSON reader accepts a little more than strict JSON (`\v`, `\xHH` escapes,
+            // numbers out of Double's range such as 1e999). Strict JSON is what Foundation's JSON reader
+            // accepts, which the message says in words tools reading the output match.
             case .object:
                 return "invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)"
             }
@@ -248,11 +171,11 @@ enum MatchCommand {
     /// The result object for one request object, or `{"error": …}`; either has the request's
     /// ``warnings(for:)`` in `"warnings"` when there are some and `warningsInResult`.
     static func respond(
-        to object: [String: Any], blocker: ContentBlocker, style: ResultStyle = ResultStyle(), errorPrefix: String = "",
+        to object: JSONObject, blocker: ContentBlocker, style: ResultStyle = ResultStyle(), errorPrefix: String = "",
         warningsInResult: Bool = true
     ) -> JSON {
         var id: [(String, JSON)] = []
-        if let value = object["id"] { id = [("id", JSON(any: value))] }
+        if let value = object["id"] { id = [("id", JSON(value))] }
         let warnings = warningsInResult ? warnings(for: object) : []
         let warningMembers: [(String, JSON)] =
             warnings.isEmpty ? [] : [("warnings", .array(warnings.map { .string($0) }))]
@@ -272,11 +195,11 @@ enum MatchCommand {
     /// name (compared ASCII case-insensitively, as `request-method` is): WebKit matches such a request as
     /// one without a method (`RequestMethod::None`), and so do we, but a typo (`GETT`) would otherwise
     /// change the answer silently.
-    static func warnings(for object: [String: Any]) -> [String] {
+    static func warnings(for object: JSONObject) -> [String] {
         var warnings = object.keys.filter { !requestKeys.contains($0) }.sorted().map {
             "unknown request key '\($0)' ignored"
         }
-        if let method = object["requestMethod"] as? String, RequestMethod(caseInsensitiveName: method) == nil {
+        if let method = object.string("requestMethod"), RequestMethod(caseInsensitiveName: method) == nil {
             warnings.append("unknown request method '\(method)': matched as no method")
         }
         return warnings
@@ -284,10 +207,10 @@ enum MatchCommand {
 
     /// The load a request object describes, as the page makes it (WebKit's loader decides the
     /// fragment and the second checks: ``PageLoad``), and its request headers.
-    static func request(from object: [String: Any]) throws(RuntimeError) -> (PageLoad, [(String, String)]) {
+    static func request(from object: JSONObject) throws(RuntimeError) -> (PageLoad, [(String, String)]) {
         func string(_ key: String) throws(RuntimeError) -> String? {
             guard let value = object[key] else { return nil }
-            guard let text = value as? String else { throw RuntimeError("\(key) must be a string") }
+            guard let text = value.stringValue else { throw RuntimeError("\(key) must be a string") }
             return text
         }
         guard let urlText = try string("url") else { throw RuntimeError("url is required") }
@@ -334,11 +257,11 @@ enum MatchCommand {
         }
         var headers: [(String, String)] = []
         if let given = object["requestHeaders"] {
-            guard let dictionary = given as? [String: Any] else {
+            guard let dictionary = given.objectValue else {
                 throw RuntimeError("requestHeaders must be an object")
             }
             for key in dictionary.keys.sorted() {
-                guard let value = dictionary[key] as? String else {
+                guard let value = dictionary[key]?.stringValue else {
                     throw RuntimeError("header values must be strings")
                 }
                 headers.append((key, value))
@@ -426,25 +349,5 @@ enum MatchCommand {
         var members: [(String, JSON)] = [("actions", .array(actions)), ("lists", .array(lists))]
         if brief { members.append(("cssDisplayNoneActions", .int(hidden))) }
         return members
-    }
-}
-
-/// Output strings of the chunks of one window, each written once by the thread that matched it.
-private final class ChunkOutputs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outputs: [String]
-
-    init(count: Int) { outputs = Array(repeating: "", count: count) }
-
-    func set(_ index: Int, _ output: String) {
-        lock.lock()
-        outputs[index] = output
-        lock.unlock()
-    }
-
-    func all() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return outputs
     }
 }

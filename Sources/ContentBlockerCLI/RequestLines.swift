@@ -97,3 +97,89 @@ struct RequestLines {
         return Batch(bytes: bytes, lines: lines)
     }
 }
+
+extension RequestLines {
+    /// Whether a line `JSONReader` accepted is strict JSON (RFC 8259, as Foundation's JSON reader takes
+    /// it), which request lines must be. WebKit's reader also accepts `\v` and `\xHH` escapes, control
+    /// characters unescaped in strings, lone UTF-16 surrogates (`\uD800` not followed by `\uDC00`…, or
+    /// the second half alone), numbers beyond `Double`'s range (`1e999`), and containers nested deeper
+    /// than Foundation's 512 levels.
+    static func isStrictJSON(_ line: ArraySlice<UInt8>) -> Bool {
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        var depth = 0
+        var inString = false
+        /// A `\uD800`–`\uDBFF` escape was just read: the next must be its second half.
+        var pendingHighSurrogate = false
+        var index = line.startIndex
+        while index < line.endIndex {
+            let byte = line[index]
+            index += 1
+            if inString {
+                if byte == backslash {
+                    // JSONReader accepted the line: an escape is complete, `\u` with four hex digits.
+                    let escape = line[index]
+                    index += 1
+                    guard escape == UInt8(ascii: "u") else {
+                        if pendingHighSurrogate || escape == UInt8(ascii: "v") || escape == UInt8(ascii: "x") {
+                            return false
+                        }
+                        continue
+                    }
+                    let unit = line[index..<index + 4].reduce(0) { $0 << 4 | hexDigitValue($1) }
+                    index += 4
+                    switch unit {
+                    case 0xD800...0xDBFF:
+                        if pendingHighSurrogate { return false }
+                        pendingHighSurrogate = true
+                    case 0xDC00...0xDFFF:
+                        if !pendingHighSurrogate { return false }
+                        pendingHighSurrogate = false
+                    default:
+                        if pendingHighSurrogate { return false }
+                    }
+                    continue
+                }
+                if pendingHighSurrogate || byte < 0x20 { return false }
+                if byte == quote { inString = false }
+                continue
+            }
+            switch byte {
+            case quote:
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > 512 { return false }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = index - 1
+                while index < line.endIndex, isNumberByte(line[index]) { index += 1 }
+                let text = String(decoding: line[start..<index], as: UTF8.self)
+                guard let value = Double(text), value.isFinite else { return false }
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The value of a hexadecimal digit (`JSONReader` has checked it is one).
+    private static func hexDigitValue(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        default: return Int(byte - UInt8(ascii: "A")) + 10
+        }
+    }
+}

@@ -7,41 +7,82 @@ import ContentRuleFormat
 /// The tool's version (no releases yet: 0.x, the binary rule list format may still change).
 let version = "0.1.0"
 
-let usage = """
-    USAGE: content-blocker <command> [options]
+/// The subcommands, in the order `content-blocker --help` lists them.
+///
+/// To add one (`store`, `explain`, `lint`): write a type conforming to ``Command`` — a `static let
+/// configuration` (name, abstract, discussion, positional arguments, options declared as ``Flag`` and
+/// ``Option`` values, exit statuses), `init(_:)` reading its typed fields from the ``ParsedArguments``
+/// with those same declarations, and `run()` — and list it here. Its parsing, `--help`,
+/// `content-blocker help NAME`, its line in the SUBCOMMANDS listing and its usage errors then follow
+/// from the declaration; add its help to Tests/CLITests/Golden (`UPDATE_GOLDEN=1`, then review the file).
+let commands: [any Command.Type] = [CheckCommand.self, CompileCommand.self, MatchCommand.self, InspectCommand.self]
 
-    Safari content-blocker rule lists (WKContentRuleList) on Linux, with WebKit's semantics.
+let toolAbstract = "Safari content-blocker rule lists (WKContentRuleList) on Linux, with WebKit's semantics."
+let versionFlag = Flag(
+    "--version", help: "Print the version and the binary rule list format version it reads and writes.")
+/// The options before a subcommand.
+let toolOptions = [versionFlag.declaration, helpFlag.declaration]
 
-    COMMANDS:
-      check     Validate rule lists; report every error with its rule index and key.
-      compile   Compile a JSON rule list into a binary rule list.
-      match     Decide loads (one from flags, or JSON Lines) against rule lists.
-      inspect   Describe a binary rule list.
+/// The tool's help, listing `help` after the declared subcommands.
+@MainActor func toolHelp() -> String {
+    Help.renderTool(
+        abstract: toolAbstract, options: toolOptions,
+        subcommands: commands.map { ($0.configuration.name, $0.configuration.abstract) } + [
+            ("help", "Show a subcommand's help (as SUBCOMMAND --help does).")
+        ])
+}
 
-    Run `content-blocker <command> --help` for a command's options; `content-blocker --version`
-    prints the version and the binary rule list format version it reads and writes.
-    """
+/// The declaration of the subcommand named `name`.
+/// - Throws: ``UsageError`` naming the nearest subcommand when `name` is none.
+@MainActor func command(named name: String) throws(UsageError) -> any Command.Type {
+    if let found = commands.first(where: { $0.configuration.name == name }) { return found }
+    var message = "unknown command '\(name)'"
+    let names = commands.map { $0.configuration.name } + ["help"]
+    if let suggestion = ParsedArguments.nearest(name, in: names) { message += ". Did you mean '\(suggestion)'?" }
+    throw UsageError(message)
+}
+
+/// Parses `arguments` against the subcommand's declaration and runs it, or prints its help.
+func execute(_ type: any Command.Type, _ arguments: [String]) throws -> Int32 {
+    var parsed = try ParsedArguments(arguments, for: type.configuration)
+    if parsed.helpRequested {
+        Console.out(Help.render(type.configuration))
+        return 0
+    }
+    try parsed.validate()
+    return try type.init(parsed).run()
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var status: Int32 = 0
+/// The subcommand being run: usage errors name it and point at its help.
+var subcommand: String?
 do {
-    guard let command = arguments.first else { throw UsageError("no command given") }
+    guard let first = arguments.first else { throw UsageError("no subcommand given") }
     let rest = Array(arguments.dropFirst())
-    switch command {
-    case "check": status = try CheckCommand.run(rest)
-    case "compile": status = try CompileCommand.run(rest)
-    case "match": status = try MatchCommand.run(rest)
-    case "inspect": status = try InspectCommand.run(rest)
-    case "-h", "--help", "help":
-        Console.out(usage)
+    switch first {
+    case "-h", "--help":
+        Console.out(toolHelp())
+    case "help":
+        guard rest.count <= 1 else { throw UsageError("help takes one subcommand, not \(rest.count)") }
+        if let name = rest.first, !["help", "-h", "--help"].contains(name) {
+            Console.out(Help.render(try command(named: name).configuration))
+        } else {
+            Console.out(toolHelp())
+        }
     case "--version", "version":
         Console.out("content-blocker \(version) (binary rule list format \(BinaryRuleList.version))")
+    case _ where first.hasPrefix("-"):
+        throw UsageError(ParsedArguments.unknownOptionMessage(first, known: toolOptions.flatMap(\.names)))
     default:
-        throw UsageError("unknown command '\(command)'")
+        let type = try command(named: first)
+        subcommand = type.configuration.name
+        status = try execute(type, rest)
     }
 } catch let error as UsageError {
-    Console.err("content-blocker: \(error.message)")
-    Console.err("Run `content-blocker --help` for usage.")
+    let name = [Help.tool, subcommand].compactMap { $0 }.joined(separator: " ")
+    Console.err("\(name): \(error.message)")
+    Console.err("See '\(name) --help'.")
     status = 2
 } catch let error as RuntimeError {
     Console.err("content-blocker: \(error.message)")

@@ -12,10 +12,12 @@ import Testing
 
     static var executable: URL { TestData.contentBlockerExecutable }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
+    /// Runs the CLI with `arguments`, `stdin` on standard input, in `directory` (by default the test's).
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()
@@ -373,11 +375,14 @@ import Testing
     @Test func badRequestFlagsAndDoubleStandardInputAreUsageErrors() throws {
         let directory = try Self.temporaryDirectory()
         let list = try Self.write(Self.blockAds, "list.json", in: directory)
-        for flags in [["--url", "not a url"], ["--url", "https://x.test/", "--type", "picture"]] {
+        for (flags, message) in [
+            (["--url", "not a url"], "invalid request: url is not a valid URL"),
+            (["--url", "https://x.test/", "--type", "picture"], "--type must be one of: document, top-document"),
+        ] {
             let run = try Self.run(["match", list] + flags)
             #expect(run.status == 2, "\(flags)")
             #expect(run.stdout.isEmpty)
-            #expect(run.stderr.contains("invalid request"))
+            #expect(run.stderr.hasPrefix("content-blocker match: \(message)"), "\(run.stderr)")
         }
         #expect(try Self.run(["match", "-", "--requests", "-"], stdin: Self.blockAds).status == 2)
         // A single request's flags with --requests (each line says its own): a usage error naming the flag.

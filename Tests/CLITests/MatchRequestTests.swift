@@ -93,6 +93,62 @@ import Testing
                 == "line 13: invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)")
     }
 
+    /// Request lines are strict JSON: what WebKit's reader accepts beyond it (`\v` and `\xHH` escapes,
+    /// control characters unescaped in strings, lone UTF-16 surrogates, numbers beyond Double's range,
+    /// nesting deeper than 512) gives the line an error; the nearest strict lines are answered.
+    @Test func requestLinesAreStrictJSON() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let list = try CLITests.write(CLITests.blockAds, "list.json", in: directory)
+        let url = #""url":"https://x.test/ads.js""#
+        func nested(_ depth: Int) -> String {
+            String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        }
+        let strings = { (texts: [String]) in texts.map { "{\(url),\"s\":\"\($0)\"}" } }
+        let refused =
+            strings([#"\v"#, #"\x41"#, "a\tb", "a\u{1}b", #"\uD800"#, #"\uDC00"#, #"\uD800\u0041"#, #"\uD800x"#])
+            + ["1e999", "-2e308", nested(512)].map { "{\(url),\"n\":\($0)}" }
+        let answered =
+            strings([#"\uD83D\uDE00"#, #"\/\b\f\n\r\t\u0000"#, "\u{7F}é"])
+            + ["1.7976931348623157e308", "1e-400", nested(511)].map { "{\(url),\"n\":\($0)}" }
+        let run = try CLITests.run(
+            ["match", list, "--requests", "-"], stdin: (refused + answered).joined(separator: "\n"))
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try run.stdout.split(separator: "\n").map { try Self.object($0) }
+        try #require(objects.count == refused.count + answered.count, "\(run.stdout)")
+        for (index, line) in refused.enumerated() {
+            #expect(
+                objects[index]["error"] as? String
+                    == "line \(index + 1): invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)",
+                "\(line.prefix(60))")
+        }
+        for (offset, line) in answered.enumerated() {
+            #expect(objects[refused.count + offset]["blockedLoad"] as? Bool == true, "\(line.prefix(60))")
+        }
+    }
+
+    /// A request's `id` is echoed as JSON: a number with an integral value as an integer, another as
+    /// Swift prints a `Double`; strings, booleans, null, arrays and objects (keys in their order) as
+    /// they were.
+    @Test func idsAreEchoedAsJSON() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let list = try CLITests.write(CLITests.blockAds, "list.json", in: directory)
+        let cases: [(id: String, echoed: String)] = [
+            ("1", "1"), ("-7", "-7"), ("1.0", "1"), ("1e2", "100"), ("-0", "0"), ("1.5", "1.5"), ("-0.25", "-0.25"),
+            ("1e-7", "1e-07"), ("0.1", "0.1"), ("1e16", "10000000000000000"), ("1e300", "1e+300"),
+            ("12345678901234567890", "1.2345678901234567e+19"), (#""a\"b\\c\u00e9/\u0001""#, #""a\"b\\cé/\u0001""#),
+            ("true", "true"), ("false", "false"), ("null", "null"), (#"[1,"x",[],{}]"#, #"[1,"x",[],{}]"#),
+            (#"{"b":1,"a":{"c":[0.5]}}"#, #"{"b":1,"a":{"c":[0.5]}}"#), (#"{"a":1,"a":2}"#, #"{"a":2}"#),
+        ]
+        let input = cases.map { #"{"id":"# + $0.id + #","url":"https://x.test/ads.js"}"# }.joined(separator: "\n")
+        let run = try CLITests.run(["match", list, "--requests", "-"], stdin: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        try #require(lines.count == cases.count, "\(run.stdout)")
+        for (line, (id, echoed)) in zip(lines, cases) {
+            #expect(line.hasPrefix(#"{"id":"# + echoed + #","url":"#), "\(id) → \(line.prefix(60))")
+        }
+    }
+
     /// WebKit matches a load's http(s) URL without its fragment for most types (the resource loader
     /// drops it) and with it for popup, media, ping and csp-report; the top URL keeps its fragment.
     /// Expected values from WebKitGTK 2.50.6 (`Tests/Data/oracle-notes/fragments.json`, the oracle

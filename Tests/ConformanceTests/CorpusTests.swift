@@ -21,7 +21,7 @@ import Testing
     }
 
     /// WebKit (WebKitGTK oracle) compiles every corpus list except AdGuard's advanced-blocking list,
-    /// which uses the non-WebKit action types `script` and `css` (PROVENANCE.md; issue 2).
+    /// which uses the non-WebKit action types `script` and `css` (PROVENANCE.md).
     @Test(.slowTier, .enabled(if: TestData.shared != nil, "needs ../shared/corpus"), arguments: files)
     func webKitVerdict(_ file: String) throws {
         let text = try #require(try Corpus.ruleListText(file))

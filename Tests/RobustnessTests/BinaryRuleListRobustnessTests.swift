@@ -87,6 +87,15 @@ import Testing
         #expect(throws: BinaryRuleListError.self) { try MappedRuleList(bytes: bytes) }
     }
 
+    /// The user-facing messages name the version this build writes and reads.
+    @Test func errorMessagesNameTheCurrentVersion() {
+        let version = BinaryRuleList.version
+        #expect(BinaryRuleListError.tooLarge("x").description.contains("binary rule list version \(version):"))
+        #expect(
+            BinaryRuleListError.unsupportedVersion(found: 1, supported: version).description
+                .contains("reads version \(version)"))
+    }
+
     /// The hostile case: bytes after the header changed and the checksum recomputed, so only the
     /// reader's own validation stands between the data and a crash. Every file must either fail to
     /// open, or open and then answer requests with both strategies (any answer, but no trap).
@@ -150,8 +159,9 @@ import Testing
 }
 
 extension BinaryRuleListRobustnessTests {
-    /// Fuzz finding 1 (SECURITY.md), in format v2: a hostile file stores a case-insensitive literal with
-    /// an upper-case byte (our compiler stores them lower-cased). Both strategies must decide alike.
+    /// A hostile file stores a case-insensitive literal with an upper-case byte (our compiler stores them
+    /// lower-cased; the `binary` fuzz target's first finding, `Fuzz/RESULTS.md`). Both strategies must
+    /// decide alike.
     @Test func uppercaseLiteralInAFileIsDecidedAlikeByBothStrategies() throws {
         var bytes = Self.sample
         let literal = Array("notify-me".utf8)

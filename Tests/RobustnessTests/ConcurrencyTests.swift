@@ -37,15 +37,15 @@ import Testing
             }
         }
         let hostile = "https://x.test/?q=" + String(repeating: "a", count: 40) + "cab"
-        loads += [Hostile.script(hostile), Hostile.script(hostile + "&ad=1")].compactMap { $0 }
+        loads += [TestLists.script(hostile), TestLists.script(hostile + "&ad=1")].compactMap { $0 }
         return loads
     }
 
     static func blocker() throws -> ContentBlocker {
-        let easylist = try #require(Hostile.compile(try Hostile.bundled("easy2json/easylist.json")).list)
-        let blockparty = try #require(Hostile.compile(try Hostile.bundled("blockparty/blockerList.json")).list)
+        let easylist = try #require(TestLists.compile(try TestLists.bundled("easy2json/easylist.json")).list)
+        let blockparty = try #require(TestLists.compile(try TestLists.bundled("blockparty/blockerList.json")).list)
         let hostile = try #require(
-            Hostile.compile(#"[{"trigger":{"url-filter":"(a*)*b"},"action":{"type":"block"}}]"#).list)
+            TestLists.compile(#"[{"trigger":{"url-filter":"(a*)*b"},"action":{"type":"block"}}]"#).list)
         return ContentBlocker(lists: [easylist, blockparty, hostile])
     }
 

@@ -8,8 +8,8 @@ import Testing
 
 /// A list opened with `FileLoading.copied` keeps answering as it did when the file it came from is
 /// rewritten in place, truncated or removed afterwards (a memory map would see the new bytes, or fault
-/// on the missing ones); `content-blocker match` loads binary lists that way (a newcomer's review
-/// crashed a long-running `match --requests -` with `cp new.cbrl list.cbrl`).
+/// on the missing ones); `content-blocker match` loads binary lists that way (with a map, a long-running
+/// `match --requests -` crashes when `cp new.cbrl list.cbrl` rewrites its list).
 @Suite struct FileLoadingTests {
     static let json = #"""
         [{"trigger":{"url-filter":"ads\\.js","if-domain":["*example.com"]},"action":{"type":"block"}},

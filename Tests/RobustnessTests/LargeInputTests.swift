@@ -32,17 +32,17 @@ import Testing
     ]
 
     @Test(.slowTier) func upgradeHTTPDomainListCompilesAndMatches() throws {
-        let json = try Hostile.bundled("brave-ios/upgrade-http.json")
-        let (compiled, seconds) = Hostile.time { Hostile.compile(json) }
+        let json = try TestLists.bundled("brave-ios/upgrade-http.json")
+        let (compiled, seconds) = TestLists.time { TestLists.compile(json) }
         let list = try #require(compiled.list)
         print("upgrade-http: compiled and loaded in \(seconds) s")
         for url in Self.onList {
-            let load = try #require(Hostile.document(url))
+            let load = try #require(TestLists.document(url))
             #expect(list.actions(for: load).actions == [.makeHTTPS], "\(url)")
             #expect(list.referenceActions(for: load).actions == [.makeHTTPS], "\(url)")
         }
         for url in Self.offList {
-            let load = try #require(Hostile.document(url))
+            let load = try #require(TestLists.document(url))
             #expect(list.actions(for: load).actions == [], "\(url)")
             #expect(list.referenceActions(for: load).actions == [], "\(url)")
         }
@@ -58,10 +58,10 @@ import Testing
             "https://site.test/?q=" + filler,
             "https://site.test/" + String(repeating: "/ad", count: length / 3),
         ]
-        let easylist = try #require(Hostile.compile(try Hostile.bundled("easy2json/easylist.json")).list)
+        let easylist = try #require(TestLists.compile(try TestLists.bundled("easy2json/easylist.json")).list)
         for url in urls {
-            let load = try #require(Hostile.script(url))
-            let (_, seconds) = Hostile.time { easylist.actions(for: load) }
+            let load = try #require(TestLists.script(url))
+            let (_, seconds) = TestLists.time { easylist.actions(for: load) }
             print("easylist, \(url.utf8.count)-byte URL: \(seconds * 1000) ms")
             #expect(seconds < 10)
         }
@@ -71,15 +71,15 @@ import Testing
              {"trigger":{"url-filter":"/ad/ad/ad","if-top-url":["^https://site\\\\.test/"]},"action":{"type":"notify","notification":"ad"}},
              {"trigger":{"url-filter":"a*a*a*a*z"},"action":{"type":"make-https"}}]
             """
-        let list = try #require(Hostile.compile(small).list)
+        let list = try #require(TestLists.compile(small).list)
         let expected: [[Action]] = [[.block], [.blockCookies], []]
         for (url, actions) in zip(urls, expected) {
-            let load = try #require(Hostile.script(url, top: "https://other.test/"))
+            let load = try #require(TestLists.script(url, top: "https://other.test/"))
             #expect(list.actions(for: load).actions == actions)
             #expect(list.referenceActions(for: load).actions == actions)
         }
         // if-top-url: the third URL's rule fires when the top URL is on site.test.
-        let adLoad = try #require(Hostile.script(urls[2], top: "https://site.test/"))
+        let adLoad = try #require(TestLists.script(urls[2], top: "https://site.test/"))
         #expect(list.actions(for: adLoad).actions == [.notify(notification: "ad")])
     }
 
@@ -91,7 +91,7 @@ import Testing
              {"trigger":{"url-filter":"d/ad"},"action":{"type":"block-cookies"}},
              {"trigger":{"url-filter":"/track"},"action":{"type":"make-https"}}]
             """
-        let list = try #require(Hostile.compile(json).list)
+        let list = try #require(TestLists.compile(json).list)
         for (url, expected) in [
             ("https://site.test" + String(repeating: "/ad", count: 30_000) + "/", [Int32(0), 1]),
             ("https://site.test/" + (0..<400).map { "x\($0)/track/" }.joined(), [2]),
@@ -100,7 +100,7 @@ import Testing
             let lower = Array(url.utf8)
             lower.withUnsafeBufferPointer { _ = list.rules.collectLiteralCandidates($0, into: &candidates) }
             #expect(candidates.map { Int32(IndexHash.candidateRule($0)) }.sorted() == expected, "\(url.prefix(40))")
-            let load = try #require(Hostile.script(url))
+            let load = try #require(TestLists.script(url))
             #expect(list.actions(for: load).actions == list.referenceActions(for: load).actions)
         }
     }
@@ -120,9 +120,9 @@ import Testing
         )
         rules.append(
             #"{"trigger":{"url-filter":".*","unless-top-url":["site7\\.test"]},"action":{"type":"block-cookies"}}"#)
-        let list = try #require(Hostile.compile("[" + rules.joined(separator: ",") + "]").list)
-        let load = try #require(Hostile.script("https://cdn.test/x.js", top: "https://site7.test/"))
-        let (fast, seconds) = Hostile.time { list.actions(for: load) }
+        let list = try #require(TestLists.compile("[" + rules.joined(separator: ",") + "]").list)
+        let load = try #require(TestLists.script("https://cdn.test/x.js", top: "https://site7.test/"))
+        let (fast, seconds) = TestLists.time { list.actions(for: load) }
         print("20,002 universal rules: one request in \(seconds * 1000) ms")
         #expect(fast.actions == [.block, .cssDisplayNone(selector: ".n7")])
         #expect(list.referenceActions(for: load) == fast)

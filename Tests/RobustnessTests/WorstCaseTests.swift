@@ -3,6 +3,7 @@ import ContentRuleModel
 import ContentRuleURL
 import Foundation
 import PCRE2Support
+import TestSupport
 import Testing
 import URLFilterSyntax
 
@@ -64,11 +65,11 @@ import URLFilterSyntax
     @Test(arguments: 0..<14) func hostilePatternAnswersTheRegularLanguage(index: Int) throws {
         let (pattern, language) = Self.hostile[index]
         let json = #"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#
-        let list = try #require(Hostile.compile(json).list, "\(pattern)")
+        let list = try #require(TestLists.compile(json).list, "\(pattern)")
         for url in Self.adversarialURLs {
-            let load = try #require(Hostile.script(url))
+            let load = try #require(TestLists.script(url))
             let expected = language(load.url.serialization)
-            let (fast, seconds) = Hostile.time { list.actions(for: load) }
+            let (fast, seconds) = TestLists.time { list.actions(for: load) }
             #expect(
                 fast.actions == (expected ? [.block] : []), "\(pattern) on \(url.prefix(60))… (\(url.count) bytes)")
             #expect(list.referenceActions(for: load) == fast, "\(pattern)")
@@ -82,12 +83,12 @@ import URLFilterSyntax
     /// before the match both engines stop and the answer is "no match".
     @Test func nestedPlusGroupInsideAPatternIsAKnownGap() throws {
         let json = #"[{"trigger":{"url-filter":"x(a+)+b"},"action":{"type":"block"}}]"#
-        let list = try #require(Hostile.compile(json).list)
-        let short = try #require(Hostile.script("https://x.test/?q=x" + String(repeating: "a", count: 40) + "c&xab"))
+        let list = try #require(TestLists.compile(json).list)
+        let short = try #require(TestLists.script("https://x.test/?q=x" + String(repeating: "a", count: 40) + "c&xab"))
         #expect(list.actions(for: short).actions == [.block])
         let long = try #require(
-            Hostile.script("https://x.test/?q=x" + String(repeating: "a", count: 65_536) + "c&xab"))
-        let (fast, seconds) = Hostile.time { list.actions(for: long) }
+            TestLists.script("https://x.test/?q=x" + String(repeating: "a", count: 65_536) + "c&xab"))
+        let (fast, seconds) = TestLists.time { list.actions(for: long) }
         withKnownIssue("x(a+)+b on a long run: backtracking and the capped DFA both give up → no match") {
             #expect(fast.actions == [.block])
         }
@@ -101,12 +102,12 @@ import URLFilterSyntax
     /// `(a*)*b`, a repeated group, at its smaller limit.
     @Test func limitHitFallsBackToTheDFA() throws {
         let url = "https://x.test/?q=" + String(repeating: "a", count: 40) + "cab"
-        let load = try #require(Hostile.script(url))
+        let load = try #require(TestLists.script(url))
         let scratch = PCRE2Scratch()
         let bytes = Array(url.utf8)
         for (pattern, repeatsAGroup) in [("a*a*a*a*a*a*a*a*b", false), ("(a*)*b", true)] {
             let list = try #require(
-                Hostile.compile(#"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#).list)
+                TestLists.compile(#"[{"trigger":{"url-filter":"\#(pattern)"},"action":{"type":"block"}}]"#).list)
             #expect(list.actions(for: load).actions == [.block], "\(pattern)")
             #expect(list.referenceActions(for: load).actions == [.block], "\(pattern)")
             // Directly on PCRE2: the answer is exact, and says which way it was found.
@@ -124,7 +125,7 @@ import URLFilterSyntax
         let regex = try PCRE2Regex("(a+)+b", options: [])
         let scratch = PCRE2Scratch()
         let bytes = Array((String(repeating: "a", count: 100_000) + "cab").utf8)
-        let (outcome, seconds) = Hostile.time {
+        let (outcome, seconds) = TestLists.time {
             bytes.withUnsafeBufferPointer { regex.matchesReportingLimit($0, scratch: scratch) }
         }
         #expect(outcome == .limitExceeded)

@@ -21,9 +21,13 @@ public enum TestData {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url), options: [.fragmentsAllowed])
     }
 
-    /// The built `content-blocker` executable: beside the test binary on Linux (a level or two up
-    /// elsewhere), else `.build/debug/content-blocker`.
+    /// The built `content-blocker` executable: `CONTENT_BLOCKER_EXECUTABLE` when set, else beside the
+    /// test binary on Linux (a level or two up elsewhere, whatever the build's `--scratch-path`), else
+    /// `.build/debug/content-blocker`.
     public static var contentBlockerExecutable: URL {
+        if let path = ProcessInfo.processInfo.environment["CONTENT_BLOCKER_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         for _ in 0..<3 {

@@ -1,4 +1,5 @@
 import ContentRuleMatcher
+import TestSupport
 import Testing
 
 @testable import ContentRuleFormat
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func sameRulesFireAsWithTheReferenceMatcher() throws {
-        try Hostile.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
+        try TestLists.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
     }
 
     /// The code names the byte after the gram, else the one before it, else nothing (low 6 bits).

@@ -41,7 +41,7 @@ import Testing
         // Each order of the flag combinations starts from a fresh list (empty caches), so the top URL's
         // conditions are first computed with a different flag combination each time.
         for rotation in Self.types.indices {
-            let list = try #require(Hostile.compile(Self.json).list)
+            let list = try #require(TestLists.compile(Self.json).list)
             let types = Array(Self.types[rotation...] + Self.types[..<rotation])
             for _ in 0..<2 {
                 for top in Self.tops {

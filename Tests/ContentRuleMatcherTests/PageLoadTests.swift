@@ -1,6 +1,7 @@
 import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
+import TestSupport
 import Testing
 
 /// `PageLoad` against `ResourceLoadInfo`: the load a page makes (WebKit's loader) and one backend
@@ -11,7 +12,7 @@ import Testing
     static func url(_ text: String) throws -> WebURL { try #require(WebURL(text)) }
 
     static func blocker(_ rules: String) throws -> ContentBlocker {
-        ContentBlocker(lists: [try #require(Hostile.compile(rules).list)])
+        ContentBlocker(lists: [try #require(TestLists.compile(rules).list)])
     }
 
     /// `url-filter: "#ad"` against a script `…/x.js#ad`: WebKit's loader drops the fragment (loaded);

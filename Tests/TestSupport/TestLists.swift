@@ -1,26 +1,25 @@
 import ContentRuleCompiler
-import ContentRuleMatcher
-import ContentRuleModel
+public import ContentRuleMatcher
+public import ContentRuleModel
 import ContentRuleURL
 import Foundation
-import TestSupport
 import Testing
 
-/// Helpers shared by the hostile-input suites (limits, worst cases, concurrency).
-enum Hostile {
+/// Rule lists compiled in memory and loads built from strings, for the test targets.
+public enum TestLists {
     /// Compiles JSON bytes: the matcher-ready list, or WebKit's first error for the list.
-    static func compile(_ json: [UInt8]) -> (list: ContentRuleList?, error: ContentRuleListError?) {
+    public static func compile(_ json: [UInt8]) -> (list: ContentRuleList?, error: ContentRuleListError?) {
         let result = RuleListCompiler.compile(json: json)
         guard let compiled = result.list else { return (nil, result.errors.first?.error) }
         return (try? ContentRuleList(identifier: "hostile", compiled: compiled), nil)
     }
 
-    static func compile(_ json: String) -> (list: ContentRuleList?, error: ContentRuleListError?) {
+    public static func compile(_ json: String) -> (list: ContentRuleList?, error: ContentRuleListError?) {
         compile(Array(json.utf8))
     }
 
     /// `count` copies of one rule as a JSON array.
-    static func repeated(_ rule: String, count: Int) -> [UInt8] {
+    public static func repeated(_ rule: String, count: Int) -> [UInt8] {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         let one = Array(rule.utf8)
         bytes.reserveCapacity(count * (one.count + 1) + 2)
@@ -33,18 +32,18 @@ enum Hostile {
     }
 
     /// A bundled list from `rules/` (the repository's own copy of corpus lists).
-    static func bundled(_ relativePath: String) throws -> [UInt8] {
+    public static func bundled(_ relativePath: String) throws -> [UInt8] {
         Array(try Data(contentsOf: TestData.repositoryRoot.appendingPathComponent("rules/" + relativePath)))
     }
 
     /// A document load of `url` (the top URL is the URL itself).
-    static func document(_ url: String) -> ResourceLoadInfo? {
+    public static func document(_ url: String) -> ResourceLoadInfo? {
         guard let webURL = WebURL(url) else { return nil }
         return ResourceLoadInfo(url: webURL, mainDocumentURL: webURL, resourceType: .topDocument)
     }
 
     /// A third-party script load of `url` from `top`.
-    static func script(_ url: String, top: String = "https://site.test/") -> ResourceLoadInfo? {
+    public static func script(_ url: String, top: String = "https://site.test/") -> ResourceLoadInfo? {
         guard let webURL = WebURL(url) else { return nil }
         return ResourceLoadInfo(url: webURL, mainDocumentURL: WebURL(top), resourceType: .script)
     }
@@ -52,7 +51,7 @@ enum Hostile {
     /// Compiles `json` (`ruleCount` rules) and checks, for each URL as a script load, that the fast
     /// matcher fires the same rules and gives the same actions as the reference matcher, and that every
     /// rule fires for some URL and none for all of them (both answers exercised).
-    static func expectReferenceAnswers(json: String, ruleCount: Int, urls: [String]) throws {
+    public static func expectReferenceAnswers(json: String, ruleCount: Int, urls: [String]) throws {
         let list = try #require(compile(json).list)
         var firedByReference = Set<Int>()
         var firedEverywhere = Set(0..<ruleCount)
@@ -70,7 +69,7 @@ enum Hostile {
     }
 
     /// Seconds taken by `body`.
-    static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    public static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
         let start = DispatchTime.now().uptimeNanoseconds
         let value = try body()
         return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)

@@ -1,5 +1,6 @@
 import ContentRuleCompiler
 import ContentRuleMatcher
+import TestSupport
 import Testing
 import URLFilterSyntax
 
@@ -45,7 +46,7 @@ import URLFilterSyntax
     }
 
     @Test func flagMarksTheQualifyingPatterns() throws {
-        let list = try #require(Hostile.compile(Self.json).list)
+        let list = try #require(TestLists.compile(Self.json).list)
         for (index, rule) in Self.rules.enumerated() {
             let pattern = list.rules.pattern(list.rules.rule(index).pattern)
             #expect(pattern.kind == .regex, "\(rule.filter)")
@@ -54,7 +55,7 @@ import URLFilterSyntax
     }
 
     @Test func sameRulesFireAsWithTheReferenceMatcher() throws {
-        try Hostile.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
+        try TestLists.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
     }
 
     /// The validator accepts flag 32 on a PCRE2 pattern only.

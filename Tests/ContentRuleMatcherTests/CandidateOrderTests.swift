@@ -1,4 +1,5 @@
 import ContentRuleMatcher
+import TestSupport
 import Testing
 
 /// The fast matcher tries its candidates in the order it collects them (always-checked rules, literal
@@ -35,10 +36,10 @@ import Testing
     }
 
     @Test func sameRulesAndActionsAsTheReferenceMatcher() throws {
-        let list = try #require(Hostile.compile(Self.json).list)
+        let list = try #require(TestLists.compile(Self.json).list)
         var firedByReference = Set<UInt32>()
         for url in Self.urls {
-            let load = try #require(Hostile.script(url, top: "https://site.test/"))
+            let load = try #require(TestLists.script(url, top: "https://site.test/"))
             let fast = list.actions(for: load)
             let reference = list.referenceActions(for: load)
             #expect(fast.firedRules == reference.firedRules, "\(url)")

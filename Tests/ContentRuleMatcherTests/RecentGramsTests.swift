@@ -141,14 +141,14 @@ import Testing
                 #"{"trigger":{"url-filter":"\#(filter)"\#(type)\#(condition)},"action":{"type":"css-display-none","selector":".b\#(index)"}}"#
             )
         }
-        let list = try #require(Hostile.compile("[" + rules.joined(separator: ",") + "]").list)
+        let list = try #require(TestLists.compile("[" + rules.joined(separator: ",") + "]").list)
         var candidates: [UInt64] = []
         Array("https://x.test/banner1.gif".utf8).withUnsafeBufferPointer {
             _ = list.rules.collectLiteralCandidates($0, into: &candidates)
         }
         #expect(candidates.count >= ContentRuleList.touchFrom)
         for url in ["https://x.test/banner1.gif", "https://x.test/banner12/banner3", "https://x.test/banne"] {
-            let load = try #require(Hostile.script(url))
+            let load = try #require(TestLists.script(url))
             let fast = list.actions(for: load)
             #expect(fast.firedRules == list.referenceActions(for: load).firedRules, "\(url)")
             #expect(fast == list.referenceActions(for: load), "\(url)")
@@ -156,10 +156,10 @@ import Testing
     }
 
     @Test func fastMatcherAnswersAsTheReference() throws {
-        let list = try #require(Hostile.compile(Self.json).list)
+        let list = try #require(TestLists.compile(Self.json).list)
         // The URLs as they are, and upper-cased (the scan reads the lower-cased URL).
         for url in Self.urls + Self.urls.map({ "https://site.test/" + $0.dropFirst(18).uppercased() }) {
-            let load = try #require(Hostile.script(url))
+            let load = try #require(TestLists.script(url))
             let fast = list.actions(for: load)
             let reference = list.referenceActions(for: load)
             #expect(fast.firedRules == reference.firedRules, "\(url.prefix(80))…")

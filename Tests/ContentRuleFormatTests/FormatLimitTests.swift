@@ -1,6 +1,7 @@
 import ContentRuleCompiler
 import ContentRuleMatcher
 import ContentRuleModel
+import TestSupport
 import Testing
 
 @testable import ContentRuleFormat
@@ -33,7 +34,7 @@ import Testing
     @Test func actionBytesAtTheLimitAreKept() throws {
         let bytes = try BinaryRuleListWriter.encode(try Self.list(notificationBytes: 1_000), maximumActionBytes: 1_000)
         let list = ContentRuleList(identifier: "limit", rules: try MappedRuleList(bytes: bytes))
-        let load = try #require(Hostile.script("https://t.test/x.js"))
+        let load = try #require(TestLists.script("https://t.test/x.js"))
         #expect(list.actions(for: load).actions == [.notify(notification: String(repeating: "n", count: 1_000))])
     }
 
@@ -41,7 +42,7 @@ import Testing
     @Test func largeActionIsKept() throws {
         let list = try ContentRuleList(
             identifier: "big", compiled: try Self.list(notificationBytes: 16 << 20))
-        let load = try #require(Hostile.script("https://t.test/x.js"))
+        let load = try #require(TestLists.script("https://t.test/x.js"))
         let actions = list.actions(for: load).actions
         #expect(actions.count == 1)
         #expect(actions.first == .notify(notification: String(repeating: "n", count: 16 << 20)))
