@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for swift-content-blocker (issue 5: hostile input). Not part of the root package:
+// libFuzzer targets for swift-content-blocker (hostile input, SECURITY.md). Not part of the root package:
 // build and run them with `scripts/fuzz TARGET [SECONDS]`, which passes `-sanitize=fuzzer,address` to
 // every module (the root package's too) so coverage reaches the code under test.
 import PackageDescription

@@ -124,7 +124,7 @@ def targets_table(records):
     rows = [(r, t) for r in records for t in r.get("targets") or []]
     if not rows:
         return []
-    out = ["## Issue 3's targets", "",
+    out = ["## Targets", "",
            "Single thread, this machine (2 cores shared with other builds). Latency: every request of the set timed "
            "alone, from strings to the result (URL parsing + load type + match).", "",
            "| workload | engine | requests | figure | value | target | |", "|---|---|---|---|---|---|---|"]
@@ -166,7 +166,7 @@ def worstcase_table(records):
     rows = [r for r in records if r["phase"] == "worstcase"]
     if not rows:
         return []
-    out = ["## Worst case: hostile rules and adversarial URLs (µs, issue 5)", "",
+    out = ["## Worst case: hostile rules and adversarial URLs (µs)", "",
            "The workload's rules plus 14 backtracking-hostile url-filters and 2,000 universal rules with "
            "conditions; requests: pieces of the list's own `X.*Y` url-filters (and a few fixed shapes) repeated "
            "to the given length, as script and as document loads; each request timed alone from strings. "

@@ -37,10 +37,8 @@ extension RuleListCompiler {
     /// uncombined actions that match everything", `ContentExtensionCompiler.cpp`); likewise the
     /// match-everything values of top-URL and of frame-URL conditions (each their own automaton). The
     /// spec asks a reimplementation to reject such a list; it stays valid here, with this warning.
-    /// WebKitGTK 2.50.6 (oracle): 65,534 conditioned `.*` rules compile, 65,535 abort; 70,000 of them
-    /// with one selector, one `block` action or one `if-domain` abort; 70,000 without a condition (one
-    /// action, or selectors that combine) compile; 65,534 rules of their own url-filters with
-    /// `if-top-url: [".*"]` compile, 65,535 abort.
+    /// The limit and what counts toward it were checked with the WebKitGTK compile oracle
+    /// (`Documentation/DECISIONS.md`, the row on match-everything values).
     static func universalActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
         var values = Set<StateActionValue>()
         var conditionValues: [Bool: Set<StateActionValue>] = [:]  // by "tests the frame URL"
@@ -93,22 +91,15 @@ extension RuleListCompiler {
     /// `NFAToDFA.cpp`, spec §5.7). So do the rules that share a condition value (the same domain, or
     /// top-URL or frame-URL pattern), in the automaton of their conditions. Two patterns are the same
     /// terms when their PCRE2 translations are equal (the translation spells each term one way: `\/`
-    /// and `/` are one term).
+    /// and `/` are one term). Conditions of any kind share the state, `if` with `unless`, and domains
+    /// count in the top-URL automaton, where WebKit adds their generated patterns. Each of these was
+    /// checked with the WebKitGTK compile oracle (`Documentation/DECISIONS.md`, the row on actions
+    /// per url-filter).
     ///
-    /// WebKitGTK 2.50.6 (oracle): 65,535 rules with `^[htpsw]+:\/\/` and an `if-domain` each compile,
-    /// 65,536 (also of two resource types, the last one `^[htpsw]+://` without a condition, or 65,534
-    /// with `if-top-url` and two without a condition: conditions of any kind share the state) abort;
-    /// 65,536 `notify` rules with their own messages abort; 65,536 css-display-none rules without a
-    /// condition compile (their selectors combine). 65,535 rules of their own url-filters with
-    /// `if-domain: ["example.com"]` compile, 65,536 abort (also with `if-top-url: ["example"]`, or half
-    /// of them `unless-domain`: `if` and `unless` share the state, or half `if-top-url` with the pattern
-    /// WebKit generates for the domain: domains go to the top-URL automaton); half `example.com`, half
-    /// `*example.com` compile (two values).
-    ///
-    /// Not detected: different terms that WebKit's automaton still reaches together — 65,536
-    /// conditioned rules on `adbanner`, half of them case-sensitive, abort WebKit too (the lower-case
-    /// URL reaches both) — which depends on how WebKit splits a large list into automata; condition
-    /// values that match everything.
+    /// Not detected: different terms that WebKit's automaton still reaches together (a lower-case URL
+    /// reaches a case-sensitive and a case-insensitive spelling of one url-filter), which depends on
+    /// how WebKit splits a large list into automata; condition values that match everything (counted
+    /// by ``universalActionWarning(_:)``).
     static func nodeActionWarning(_ rules: [CompiledRule]) -> RuleListDiagnostic? {
         // Each value comes from a rule of its own: a list of at most 65,535 rules is below the limit.
         guard rules.count > nodeActionLimit else { return nil }
@@ -173,8 +164,8 @@ extension RuleListCompiler {
     }
 
     /// One of 65,536 buckets for a pattern of an automaton: a multiplicative hash of its UTF-8, 8
-    /// bytes at a time (`String`'s own hash costs about 550 instructions for a domain's pattern:
-    /// 25 ms on the 84,000-rule list).
+    /// bytes at a time (`String`'s own seeded hash costs several times as much, on every rule of
+    /// every list; `Benchmarks/results/2026-12-03-notes.md`).
     private static func bucket(of pattern: String, _ automaton: UInt8) -> Int {
         let multiplier: UInt64 = 0xD6E8_FEB8_6659_FD93
         var copy = pattern

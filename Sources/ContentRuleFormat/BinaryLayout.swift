@@ -279,9 +279,9 @@ public enum IndexHash {
     }
 
     /// The prefix lengths the host index files required literals under: the longest of them that the
-    /// literal has (``hostKey(_:_:_:length:)``). Longest first. (With 16, 8 and 4 only, the tsurlfilter
-    /// requests met 4.2 host-index candidates each on the combined list, 1.7 of which hold; with 24
-    /// too, 2.7, for two more probes.)
+    /// literal has (``hostKey(_:_:_:length:)``). Longest first. The 24-byte keys tell apart long host
+    /// names that share their first 16 bytes, for two more probes per request
+    /// (`Benchmarks/results/2026-12-03-notes.md`).
     public static let hostKeyLengths = [24, 16, 8, 4]
 
     /// The host index's hash of `length` bytes (4, 8, 16 or 24) read as little-endian words: `first`

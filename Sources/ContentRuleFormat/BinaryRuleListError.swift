@@ -29,7 +29,7 @@ public enum BinaryRuleListError: Error, Sendable, Hashable, CustomStringConverti
         case .malformed(let offset, let reason): return "binary rule list is damaged at byte \(offset): \(reason)"
         case .io(let path, let operation, let message): return "\(path): \(operation) failed: \(message)"
         case .tooLarge(let limit):
-            return "the rule list is too large for binary rule list version 4: \(limit)"
+            return "the rule list is too large for binary rule list version \(BinaryRuleList.version): \(limit)"
         }
     }
 

@@ -1,8 +1,9 @@
 import ContentRuleModel
 
-/// Builds the sections of a version-4 binary rule list from a compiled rule list: the tables the
-/// matcher reads in place (rules, patterns, conditions, domains, actions) and its indexes (literal
-/// grams, domain hash table and postings, the universal and always-checked lists).
+/// Builds the sections of a binary rule list of the current version (``BinaryRuleList/version``) from a
+/// compiled rule list: the tables the matcher reads in place (rules, patterns, conditions, domains,
+/// actions) and its indexes (literal grams, host index, domain hash table and postings, the universal
+/// and always-checked lists).
 ///
 /// Patterns, domain entries, conditions and strings are deduplicated with ``ByteKeyTable``s, which
 /// number keys in first-insertion order exactly like the dictionaries they replace.

@@ -5,10 +5,9 @@
 /// ``IndexHash/hostKeyLengths``), and the matcher looks up those four prefixes at the two places,
 /// instead of finding the rule through a gram that may occur anywhere in the URL.
 ///
-/// On the 84,000-rule combined list this holds 43,000 of the 57,700 rules with a required literal;
-/// the literal index keeps the rest (and shrinks from 512 to 128 KiB). With it and the literal
-/// index's neighbour codes, a tsurlfilter request reads the records of 10.9 candidate rules on
-/// average instead of 22.3 (2.7 of them from the host index, 1.7 of which hold there).
+/// Most indexed rules of real lists are host-anchored, and the grams of a host name occur in many URLs
+/// that do not hold it where the rule needs it: looked up at those two places, far fewer of these
+/// rules become a request's candidates (measured: `Benchmarks/results/2026-12-03-notes.md`).
 enum HostIndex {
     /// Whether rule numbers and LPST offsets fit a slot's 23 bits (else every rule stays in the
     /// literal index).

@@ -11,9 +11,8 @@ enum LiteralIndex {
 
     /// `(LGRM, LPST)` for `literals`, each a rule and where its required literal (at least
     /// ``IndexHash/gramLength`` bytes, none 0) is in `bytes`. A gram's cost also counts the literals of
-    /// `alsoCounted` (those of the host index: URL-like text, so a gram common there is common in URLs;
-    /// on the combined list this takes the tsurlfilter requests from 13.4 to 10.6 literal-index
-    /// candidates each). O(total literal length).
+    /// `alsoCounted` (those of the host index: URL-like text, so a gram common there is common in URLs,
+    /// and a rule filed under it would be a candidate for many requests). O(total literal length).
     static func build(
         _ literals: [(rule: Int32, literal: Range<Int>)], alsoCounted: [Range<Int>] = [], in bytes: [UInt8]
     ) -> ([UInt8], [UInt8]) {

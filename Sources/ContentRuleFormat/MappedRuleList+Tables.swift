@@ -337,8 +337,8 @@ extension MappedRuleList {
         let end = url.count
         while at <= end {
             // Most grams miss the filter: four at a time until one does not (one loop test per four);
-            // `hash` is then the hit's filter bit. Written out: a `for step in 0..<4` loop costs 120
-            // more instructions per request (callgrind, combined list, tsurlfilter requests).
+            // `hash` is then the hit's filter bit. Written out: a `for step in 0..<4` loop is not
+            // unrolled and costs more (`Benchmarks/results/2026-12-03-notes.md`).
             var hash = -1
             while at &+ 3 <= end {
                 let h0 = IndexHash.gramFilterBit(url.u32(at &- 4))

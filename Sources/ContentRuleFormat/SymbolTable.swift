@@ -15,10 +15,9 @@ struct SymbolTable {
     static let maximumLength = 8
     /// Rounds of choosing symbols from the counts of the previous table's encoding (FSST uses 5).
     private static let rounds = 5
-    /// About how many bytes of texts a table is trained on (the rest are only encoded). Measured on the
-    /// combined benchmark list (1.33 MB of distinct selectors, 394 KB of codable PCRE2 texts): samples
-    /// of 256 KiB give the same binary size (−0.1%) as training on all of them, in a third of the
-    /// time; 128 KiB and less grow it (+0.6% at 128 KiB, +1.5% at 16 KiB).
+    /// About how many bytes of texts a table is trained on (the rest are only encoded): the smallest
+    /// sample that codes as well as training on every text, in a fraction of the time
+    /// (`Benchmarks/results/2026-12-03-notes.md`).
     private static let sampleBytes = 1 << 18
 
     /// The symbols, by code.

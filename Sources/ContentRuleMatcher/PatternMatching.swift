@@ -383,17 +383,16 @@ struct GramHit {
 /// What a long lower-cased URL holds, for ruling needles out without searching for them
 /// (``LoweredURL/byteCounts`` after the 256 counts: a state word, then a table of 32,768 bytes,
 /// nonzero for what the URL holds): its 4-byte grams, each in the byte of ``bucket(_:)``. A needle
-/// with a gram whose byte is 0 cannot occur in the URL. One small table: it stays in the L1 cache
-/// while it is built (scattered stores to a larger one cost more than their instructions).
+/// with a gram whose byte is 0 cannot occur in the URL. One small table, so that it stays in the L1
+/// cache while it is built.
 ///
 /// Built once the searches of the request (``ContentRuleList/contains(_:_:byteCounts:)``) have
-/// followed enough occurrences of their anchor bytes to cost as much as building it (a ski-rental
-/// rule: at most about twice the cost of the better choice in hindsight). Costs are counted in URL
-/// bytes: building is `count` (a load, a multiply and a 1-byte store per byte, after zeroing the
-/// table), following an occurrence ``occurrenceCost``. The bytes `memchr` reads between
-/// occurrences are not counted: at 32 bytes a step they cost less than the table (measured: a 10 KiB
-/// URL of real text searched 47 times was slower with it built after 32 searches than without). The
-/// state word holds the cost so far, -1 once the table is built.
+/// followed enough occurrences of their anchor bytes to cost as much as building it: a ski-rental
+/// rule, at most about twice the cost of the better choice in hindsight, without knowing how many
+/// searches the request will make. Costs are counted in URL bytes: building is `count`, following an
+/// occurrence ``occurrenceCost``; the bytes `memchr` reads between occurrences are not counted (they
+/// cost less than the table; `Benchmarks/results/2026-12-03-notes.md`). The state word holds the cost
+/// so far, -1 once the table is built.
 enum URLGramTable {
     /// The URL length from which ``LoweredURL`` keeps room for the table (33 KiB of temporary
     /// storage, on the heap: for a shorter URL that allocation would cost more than the table saves).

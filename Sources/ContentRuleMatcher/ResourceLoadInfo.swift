@@ -44,8 +44,8 @@ public struct ResourceLoadInfo: Sendable, Hashable {
 
     /// A `WebURL?` kept as a URL and a flag. With `Optional<WebURL>` properties, Swift 6.3 `-O` builds
     /// the load in `init` on the stack, copies it (retaining every reference) and destroys the copy
-    /// it built (releasing them): about 250 instructions per load for nothing. An absent URL is a
-    /// canonical URL short enough to be stored inline (no reference to count).
+    /// it built (releasing them), on every load. An absent URL is a canonical URL short enough to be
+    /// stored inline (no reference to count).
     private struct MaybeURL: Sendable {
         var url: WebURL
         var isPresent: Bool

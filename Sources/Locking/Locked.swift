@@ -18,8 +18,8 @@
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Accessed only inside `withLock`, under the mutex: Swift's run-time exclusivity check (a
-    /// `swift_beginAccess`/`swift_endAccess` pair, ~80 instructions a call) would only repeat what the
-    /// mutex guarantees.
+    /// `swift_beginAccess`/`swift_endAccess` pair on every call) would only repeat what the mutex
+    /// guarantees.
     @exclusivity(unchecked) private var value: Value
 
     /// Guards `value`.

@@ -75,7 +75,7 @@ struct Record: Encodable {
     var bytes: Int?
     var peakRSSMiB: Double?
     var note: String?
-    // Added for the latency pass and issue 3's targets (no field above renamed).
+    // The latency pass and its targets.
     var p50: Double?
     var p90: Double?
     var p999: Double?
@@ -91,11 +91,11 @@ struct Record: Encodable {
     var ratioToOurs: Double?
     var meanRatioToOurs: Double?
     var targets: [TargetCheck]?
-    // Added for the worst-case pass (issue 5), set by every latency pass: the largest per-request time
-    // after taking each request's smallest time over the runs (machine noise removed), and that request.
+    // Set by every latency pass (the worst-case pass reads them): the largest per-request time after
+    // taking each request's smallest time over the runs (machine noise removed), and that request.
     var slowestBestOfRunsUs: Double?
     var slowestBestOfRunsURL: String?
-    // Added for the latency pass: the last run alone when there are several — every PCRE2 pattern the
+    // The latency pass's last run alone when there are several — every PCRE2 pattern the
     // requests need is compiled by then, so these are the steady-state figures (the pooled ones above
     // include the first run's first-use compiles).
     var warmP50: Double?

@@ -61,7 +61,7 @@ struct PhaseRunner {
         record.bytes = bytes
         records.append(record)
 
-        // Issue 3's compile figure: JSON bytes in memory → binary file on disk (what `content-blocker
+        // The compile figure of the targets: JSON bytes in memory → binary file on disk (what `content-blocker
         // compile` does after reading its input: compile, encode, atomic write with fsync).
         let (toFileTime, _) = try timeRuns(runs) { () throws -> Int in
             guard let list = RuleListCompiler.compile(json: json).list else { throw BenchError.failed("compile") }
@@ -179,7 +179,7 @@ struct PhaseRunner {
 
 extension PhaseRunner {
     /// The latency pass: every request timed on its own, from strings to the result. Records p50, p90,
-    /// p99, p99.9, max and the worst request; with `targets`, checks issue 3's latency targets.
+    /// p99, p99.9, max and the worst request; with `targets`, checks the latency targets.
     mutating func latencyPhase(
         engine: LatencyEngine, requests: [RawRequest], requestSet: String, runs: Int, prefix: Int, expected: Int?,
         targets: Bool

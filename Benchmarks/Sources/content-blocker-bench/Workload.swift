@@ -27,7 +27,7 @@ struct Workload: Decodable {
     /// AdBlock-syntax originals (relative to `shared/corpus/`) for the adblock-rust peer.
     var abp: [String]?
     var requestSets: [RequestSet]
-    /// Print and record issue 3's targets (pass/fail) for this workload.
+    /// Print and record the targets (pass/fail) for this workload.
     var targets: Bool?
 }
 

@@ -5,7 +5,7 @@ import Foundation
 
 // `content-blocker-bench worstcase --rules JSON --name W --work DIR [--mode quick|full] [--runs N]`
 //
-// Issue 5's worst-case figure. The rules of a workload (already assembled by `run`) plus hostile rules
+// The worst-case figure. The rules of a workload (already assembled by `run`) plus hostile rules
 // — the backtracking-hostile url-filters of `WorstCaseTests` (`(a*)*b`, `.*.*.*x`, `(a+)+b`, …) and
 // 2,000 universal rules with conditions — against adversarial requests built from the list itself: the
 // literal pieces of its `X.*Y` url-filters (and a few fixed shapes) repeated to 256 B … 64 KiB, as

@@ -15,7 +15,7 @@
 //     --warm: runs the loop once before instrumenting, so the measured pass is the steady state
 //     (no first-use PCRE2 compiles, top-URL caches filled).
 //   content-blocker-bench worstcase --rules JSON --name W --work DIR [--mode quick|full] [--runs N]
-//     Issue 5's worst case: the rules plus hostile ones, adversarial long URLs (WorstCase.swift).
+//     The worst case: the rules plus hostile ones, adversarial long URLs (WorstCase.swift).
 //   content-blocker-bench load --binary FILE --runs N [--url U --frame F --type T]
 //     Fresh-process figures: open → ready to match (each of N opens), first match, RSS (JSON on stdout).
 import CCallgrind
@@ -148,7 +148,7 @@ func writeLatencies(_ values: [Double], _ workDir: String, _ workload: String, _
         toFile: workDir + "/\(workload).\(set).\(engine).latencies.txt", atomically: true, encoding: .utf8)
 }
 
-/// One line per record, with issue 3's targets where checked.
+/// One line per record, with the targets where checked.
 func printRecord(_ record: Record) {
     func fmt(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
     var line = "    \(record.engine) \(record.phase)"
