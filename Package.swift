@@ -55,6 +55,7 @@ let package = Package(
             name: "ContentBlockerCLI",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
+                "SystemCalls",
             ],
             swiftSettings: strict),
 

@@ -1,4 +1,5 @@
 import RuleListParser
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -65,15 +66,9 @@ enum Console {
     }
 
     private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if descriptor == 1 && outputError == nil { outputError = errno }
-                return false
-            }
-            offset += written
+        guard SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(buffer)) else {
+            if descriptor == 1 && outputError == nil { outputError = errno }
+            return false
         }
         return true
     }

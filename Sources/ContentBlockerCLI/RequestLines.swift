@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -69,17 +71,13 @@ struct RequestLines {
     /// of a file); returns how many (0 at the end).
     private mutating func readChunk() throws(RuntimeError) -> Int {
         if block.isEmpty { block = [UInt8](repeating: 0, count: Self.readSize) }
-        while true {
-            let count = block.withUnsafeMutableBufferPointer { read(descriptor, $0.baseAddress!, $0.count) }
-            if count >= 0 {
-                pending.append(contentsOf: block[0..<count])
-                return count
-            }
-            if errno != EINTR {
-                let name = path == "-" ? "standard input" : path
-                throw RuntimeError("cannot read \(name): \(String(cString: strerror(errno)))")
-            }
+        let count = block.withUnsafeMutableBufferPointer { SystemCall.read(descriptor, $0.baseAddress!, $0.count) }
+        guard count >= 0 else {
+            let name = path == "-" ? "standard input" : path
+            throw RuntimeError("cannot read \(name): \(String(cString: strerror(errno)))")
         }
+        pending.append(contentsOf: block[0..<count])
+        return count
     }
 
     /// Numbers the lines of `bytes` (complete lines; the last may lack its newline).

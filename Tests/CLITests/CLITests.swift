@@ -65,7 +65,7 @@ import Testing
         #expect(option.stderr.contains("Did you mean '--json'?"))
         let missing = try Self.run(["check", "/nonexistent/list.json"])
         #expect(missing.status == 2)
-        // A single-value option given twice would lose its first value silently (newcomer review);
+        // A single-value option given twice would lose its first value silently ;
         // --active-actions is the repeatable one.
         for arguments in [
             ["compile", "x.json", "-o", "a", "-o", "b"], ["compile", "x.json", "-o", "a", "--output", "b"],
@@ -227,7 +227,7 @@ import Testing
     }
 
     /// A list named by a path that is a pipe or a device (`<(…)`, `/dev/stdin`) is read to its end, as
-    /// `check` and `compile` read it (a newcomer's review: "open failed: not a regular file").
+    /// `check` and `compile` read it (it was refused with "open failed: not a regular file").
     @Test func listsFromPipesAreRead() throws {
         let list = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#
         let match = try CLITests.run(["match", "/dev/stdin", "--url", "https://a.test/ads.js"], stdin: list)
@@ -318,7 +318,7 @@ import Testing
 
     /// A binary list rewritten in place (`cp`, `>`) while `match --requests -` runs with it: the process
     /// keeps answering from the list it opened (it reads binary lists into memory; a memory map crashed
-    /// it with SIGBUS or SIGSEGV, found by a newcomer review).
+    /// it with SIGBUS or SIGSEGV).
     @Test func binaryListRewrittenInPlaceWhileMatching() throws {
         let directory = try Self.temporaryDirectory()
         let json = try Self.write(Self.blockAds, "list.json", in: directory)
