@@ -46,10 +46,13 @@ let package = Package(
             name: "ContentRuleCompiler",
             dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat", "Locking"],
             swiftSettings: strict),
-        // Layer 6: the matcher. Does not depend on the JSON parser or the compiler.
+        // Layer 6: the matcher. Does not depend on the JSON parser or the compiler (URLFilterSyntax only
+        // for the translator's spelling, which its ASCII-subject rewrite reads).
         .target(
             name: "ContentRuleMatcher",
-            dependencies: ["ContentRuleModel", "ContentRuleFormat", "PCRE2Support", "ContentRuleURL", "Locking"],
+            dependencies: [
+                "ContentRuleModel", "ContentRuleFormat", "PCRE2Support", "ContentRuleURL", "Locking", "URLFilterSyntax",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "ContentBlockerCLI",

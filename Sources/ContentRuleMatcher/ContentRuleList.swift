@@ -2,6 +2,7 @@ public import ContentRuleFormat
 public import ContentRuleURL
 import Locking
 import PCRE2Support
+import URLFilterSyntax
 
 /// A compiled content rule list ready to match, identified by a string (WebKit's `ContentExtension`).
 ///
@@ -189,6 +190,11 @@ final class RegexCache: Sendable {
 
     private static let schemeSeparator = Array("://".utf8)
 
+    /// The url-filter translator's spelling of `.` and of its skip group, which the ASCII-subject
+    /// rewrite reads.
+    private static let translatorSpelling = PCRE2ASCIISubject.Spelling(
+        universalClass: URLFilterPCRE2.universalClass, skipOutsideRuns: URLFilterPCRE2.skipOutsideRuns)
+
     /// Stored pattern `id`, compiled; with `asciiSubject`, in the spelling that is exact only for
     /// subjects whose bytes are all 1–127 (``PCRE2ASCIISubject``; the stored text itself when that
     /// changes nothing). Both have the same mandatory literals (those of the stored text).
@@ -198,7 +204,7 @@ final class RegexCache: Sendable {
         }
         if let found = slots[asciiKey(id)] { return found }
         let stored = rules.regexSource(id)
-        guard let ascii = PCRE2ASCIISubject.pattern(for: stored) else {
+        guard let ascii = PCRE2ASCIISubject.pattern(for: stored, spelling: Self.translatorSpelling) else {
             let same = patternRegex(id, in: rules)
             return compileLocks[asciiKey(id) & 15].withLock { _ in
                 slots[asciiKey(id)] ?? slots.store(same, at: asciiKey(id))

@@ -24,14 +24,24 @@
 ///
 /// - Complexity: O(pattern length).
 public enum PCRE2ASCIISubject {
-    /// The universal class as the translator spells it.
-    static let universalClass = Array(#"[\x{01}-\x{7f}]"#.utf8)
-    /// The translator's skip over runs that contain bytes outside 1–127.
-    static let skipOutsideRuns = Array(#"(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#.utf8)
+    /// How the patterns to rewrite spell "any code point 1–127" and the skip over runs that contain
+    /// other bytes: the translator's own spelling (`URLFilterSyntax.URLFilterPCRE2`), given by the
+    /// caller so that it is written down once.
+    public struct Spelling: Sendable {
+        let universalClass: [UInt8]
+        let skipOutsideRuns: [UInt8]
+
+        public init(universalClass: String, skipOutsideRuns: String) {
+            self.universalClass = Array(universalClass.utf8)
+            self.skipOutsideRuns = Array(skipOutsideRuns.utf8)
+        }
+    }
 
     /// The text to search subjects of bytes 1–127 with, or nil when it would be `pattern` itself (no
     /// universal class, no skipping group).
-    public static func pattern(for pattern: String) -> String? {
+    public static func pattern(for pattern: String, spelling: Spelling) -> String? {
+        let universalClass = spelling.universalClass
+        let skipOutsideRuns = spelling.skipOutsideRuns
         let source = Array(pattern.utf8)
         var out: [UInt8] = Array("(?s)".utf8)
         out.reserveCapacity(source.count + 4)

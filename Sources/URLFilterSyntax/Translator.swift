@@ -56,7 +56,8 @@ struct Translator {
             // Every term matches only code points 1–127, so a match lies inside one run of them: skip
             // whole runs and one byte outside 1–127 each (possessive: a step per run, not per byte),
             // fewest first, then take that run's first `X`.
-            out.append(contentsOf: Array(#"\A(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#.utf8))
+            out.append(contentsOf: [0x5C, 0x41])  // \A
+            out.append(contentsOf: URLFilterPCRE2.skipOutsideRuns.utf8)
             appendFirstOccurrence(of: terms[..<star], after: terms[star], to: &out)
             next = star
         }

@@ -8,6 +8,17 @@ import Testing
 /// The compact PCRE2 spelling (`PCRE2Spelling`) checked against PCRE2 itself: a spelled literal or
 /// class must match exactly the bytes it stands for, over all 256 byte values.
 @Suite struct PCRE2SpellingTests {
+    /// The spelling other layers read (`URLFilterPCRE2`) is the one the translator writes: the class
+    /// of WebKit's `.` and the skip group of an unanchored search.
+    @Test func sharedSpellingIsTheTranslators() throws {
+        let universal = URLFilterCharacterSet.universal.matchedMask
+        var spelled: [UInt8] = []
+        PCRE2Spelling.appendClass(low: universal.low, high: universal.high, to: &spelled)
+        #expect(String(decoding: spelled, as: UTF8.self) == URLFilterPCRE2.universalClass)
+        let unanchored = try #require(URLFilter.parse("ad.*banner", caseSensitive: true).pcre2Pattern)
+        #expect(unanchored.hasPrefix(#"\A"# + URLFilterPCRE2.skipOutsideRuns))
+    }
+
     /// The byte values 0–255 that `regex` matches as a one-byte subject.
     static func matchedBytes(_ regex: PCRE2Regex) -> Set<UInt8> {
         let scratch = PCRE2Scratch()
@@ -97,4 +108,10 @@ import Testing
             URLFilter.parse(URLFilter.domainPattern(for: "*example.com"), caseSensitive: false).pcre2Pattern
                 == #"(?i)[A-Za-z][+.A-Za-z-]*://(?:[\x{01}-.0-\x{7f}]*\.)*example\.com[/:]"#)
     }
+}
+
+extension PCRE2ASCIISubject.Spelling {
+    /// The url-filter translator's spelling (what the matcher passes).
+    static let urlFilter = PCRE2ASCIISubject.Spelling(
+        universalClass: URLFilterPCRE2.universalClass, skipOutsideRuns: URLFilterPCRE2.skipOutsideRuns)
 }

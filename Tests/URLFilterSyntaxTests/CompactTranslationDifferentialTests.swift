@@ -97,7 +97,9 @@ import Testing
             }
             new = try PCRE2Regex(compact, options: [])
             // The fast matcher's spelling for subjects of bytes 1–127 (`PCRE2ASCIISubject`).
-            let ascii = try PCRE2ASCIISubject.pattern(for: compact).map { try PCRE2Regex($0, options: []) }
+            let ascii = try PCRE2ASCIISubject.pattern(for: compact, spelling: .urlFilter).map {
+                try PCRE2Regex($0, options: [])
+            }
             let mandatory = PCRE2MandatoryLiterals.analysis(
                 of: Array(compact.utf8), minimumLength: 1, limit: .max)
             // The byte demand the fast matcher checks (its runs are those of 2 bytes or more).
