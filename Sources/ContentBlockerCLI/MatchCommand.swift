@@ -142,7 +142,9 @@ struct MatchCommand: Command {
         guard case .success(.object(let object)) = parsed, RequestLines.isStrictJSON(line) else {
             return .object([("error", .string("line \(lineNumber): \(notAnObject(parsed))"))])
         }
-        return respond(to: object, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ")
+        return respond(
+            to: object, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ",
+            idText: RequestLines.rawMember("id", of: line))
     }
 
     /// Why a request line is not a JSON request object: its syntax error and where (a byte offset in
@@ -170,12 +172,16 @@ struct MatchCommand: Command {
 
     /// The result object for one request object, or `{"error": …}`; either has the request's
     /// ``warnings(for:)`` in `"warnings"` when there are some and `warningsInResult`.
+    /// `idText` is the `id` member's text as written in the line (echoed as it is: a number keeps every
+    /// digit), when it was found; otherwise the parsed value is written.
     static func respond(
         to object: JSONObject, blocker: ContentBlocker, style: ResultStyle = ResultStyle(), errorPrefix: String = "",
-        warningsInResult: Bool = true
+        warningsInResult: Bool = true, idText: ArraySlice<UInt8>? = nil
     ) -> JSON {
         var id: [(String, JSON)] = []
-        if let value = object["id"] { id = [("id", JSON(value))] }
+        if let value = object["id"] {
+            id = [("id", idText.map { .raw(String(decoding: $0, as: UTF8.self)) } ?? JSON(value))]
+        }
         let warnings = warningsInResult ? warnings(for: object) : []
         let warningMembers: [(String, JSON)] =
             warnings.isEmpty ? [] : [("warnings", .array(warnings.map { .string($0) }))]

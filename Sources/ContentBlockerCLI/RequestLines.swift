@@ -181,3 +181,69 @@ extension RequestLines {
         }
     }
 }
+
+extension RequestLines {
+    /// The text of the last top-level member named `key` (written without escapes) of a line that is a
+    /// strict JSON object, from its value's first byte to its last; `nil` when there is none. The same
+    /// member `JSONObject` keeps (the last of a repeated key).
+    /// - Complexity: O(line length).
+    static func rawMember(_ key: String, of line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        let name = Array(key.utf8)
+        var found: ArraySlice<UInt8>?
+        var index = line.startIndex
+        /// Past the string that starts at `index` (its opening quote).
+        func skipString() {
+            index += 1
+            while index < line.endIndex, line[index] != quote {
+                index += line[index] == backslash ? 2 : 1
+            }
+            index += 1
+        }
+        func skipSpace() {
+            while index < line.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(line[index]) { index += 1 }
+        }
+        skipSpace()
+        guard index < line.endIndex, line[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        while true {
+            skipSpace()
+            guard index < line.endIndex, line[index] == quote else { return found }
+            let keyStart = index + 1
+            skipString()
+            let isKey = line[keyStart..<min(index - 1, line.endIndex)].elementsEqual(name)
+            skipSpace()
+            guard index < line.endIndex, line[index] == UInt8(ascii: ":") else { return found }
+            index += 1
+            skipSpace()
+            let valueStart = index
+            var depth = 0
+            while index < line.endIndex {
+                let byte = line[index]
+                if byte == quote {
+                    skipString()
+                    if depth == 0 { break }
+                    continue
+                }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    if depth == 0 { break }
+                    depth -= 1
+                    if depth == 0 {
+                        index += 1
+                        break
+                    }
+                } else if depth == 0 && (byte == UInt8(ascii: ",") || [0x20, 0x09, 0x0A, 0x0D].contains(byte)) {
+                    break
+                }
+                index += 1
+            }
+            if isKey { found = line[valueStart..<min(index, line.endIndex)] }
+            skipSpace()
+            guard index < line.endIndex, line[index] == UInt8(ascii: ",") else { return found }
+            index += 1
+        }
+    }
+}

@@ -131,8 +131,9 @@ public struct PageLoadResults: Sendable {
     public var madeHTTPS: Bool { applying.contains { $0.results.madeHTTPS } }
     public var redirected: Bool { applying.contains { $0.results.redirected } }
     public var modifiedHeaders: Bool { applying.contains { $0.results.modifiedHeaders } }
-    /// Notifications of every check, in order.
-    public var notifications: [String] { checks.flatMap { $0.results.notifications } }
+    /// Notifications of the checks that apply to the request, in order (a popup's own check only
+    /// blocks, so its notifications are not sent).
+    public var notifications: [String] { applying.flatMap { $0.results.notifications } }
     /// The URL the request finally goes to.
     public var requestURL: WebURL { (second ?? first).results.requestURL }
     /// Both checks, in the order WebKit made them.

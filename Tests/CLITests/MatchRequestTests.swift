@@ -126,26 +126,27 @@ import Testing
         }
     }
 
-    /// A request's `id` is echoed as JSON: a number with an integral value as an integer, another as
-    /// Swift prints a `Double`; strings, booleans, null, arrays and objects (keys in their order) as
-    /// they were.
-    @Test func idsAreEchoedAsJSON() throws {
+    /// A request's `id` is echoed exactly as the line writes it (a tool pairs answers with requests by
+    /// it: a number keeps every digit, an object its keys, order and repeats), whatever JSON value it
+    /// is; the last `id` of a line is the one read. A key spelled with an escape (`"i\u0064"`) is
+    /// the same key and is echoed as its parsed value.
+    @Test func idsAreEchoedAsWritten() throws {
         let directory = try CLITests.temporaryDirectory()
         let list = try CLITests.write(CLITests.blockAds, "list.json", in: directory)
-        let cases: [(id: String, echoed: String)] = [
-            ("1", "1"), ("-7", "-7"), ("1.0", "1"), ("1e2", "100"), ("-0", "0"), ("1.5", "1.5"), ("-0.25", "-0.25"),
-            ("1e-7", "1e-07"), ("0.1", "0.1"), ("1e16", "10000000000000000"), ("1e300", "1e+300"),
-            ("12345678901234567890", "1.2345678901234567e+19"), (#""a\"b\\c\u00e9/\u0001""#, #""a\"b\\cé/\u0001""#),
-            ("true", "true"), ("false", "false"), ("null", "null"), (#"[1,"x",[],{}]"#, #"[1,"x",[],{}]"#),
-            (#"{"b":1,"a":{"c":[0.5]}}"#, #"{"b":1,"a":{"c":[0.5]}}"#), (#"{"a":1,"a":2}"#, #"{"a":2}"#),
+        let ids = [
+            "1", "-7", "1.0", "1e2", "-0", "1.5", "-0.25", "1e-7", "0.1", "1e16", "1e300", "12345678901234567890",
+            "9007199254740993", #""a\"b\\c\u00e9/\u0001""#, "true", "false", "null", #"[1,"x",[],{}]"#,
+            #"{"b":1,"a":{"c":[0.5]}}"#, #"{"a":1,"a":2}"#, #"{ "s": "}]," , "t" : [ ] }"#,
         ]
-        let input = cases.map { #"{"id":"# + $0.id + #","url":"https://x.test/ads.js"}"# }.joined(separator: "\n")
-        let run = try CLITests.run(["match", list, "--requests", "-"], stdin: input)
+        var input = ids.map { #"{"id":"# + $0 + #","url":"https://x.test/ads.js"}"# }
+        input.append(#"{"id":1,"url":"https://x.test/ads.js","id":[2]}"#)
+        input.append(#"{"i\u0064":3.50,"url":"https://x.test/ads.js"}"#)
+        let run = try CLITests.run(["match", list, "--requests", "-"], stdin: input.joined(separator: "\n"))
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
-        try #require(lines.count == cases.count, "\(run.stdout)")
-        for (line, (id, echoed)) in zip(lines, cases) {
-            #expect(line.hasPrefix(#"{"id":"# + echoed + #","url":"#), "\(id) → \(line.prefix(60))")
+        try #require(lines.count == input.count, "\(run.stdout)")
+        for (line, id) in zip(lines, ids + ["[2]", "3.5"]) {
+            #expect(line.hasPrefix(#"{"id":"# + id + #","url":"#), "\(id) → \(line.prefix(60))")
         }
     }
 

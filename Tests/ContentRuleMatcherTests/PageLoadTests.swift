@@ -83,5 +83,11 @@ import Testing
             let results = blocker.results(for: PageLoad(url: url, mainDocumentURL: top, resourceType: .popup))
             #expect(results.blockedCookies == cookies, "\(type)")
         }
+        // A notify rule for every type fires in both checks; only the navigation's is sent.
+        let notify = try Self.blocker(
+            #"[{"trigger":{"url-filter":"pop"},"action":{"type":"notify","notification":"n"}}]"#)
+        let notified = notify.results(for: PageLoad(url: url, mainDocumentURL: top, resourceType: .popup))
+        #expect(notified.first.results.notifications == ["n"])
+        #expect(notified.notifications == ["n"])
     }
 }
