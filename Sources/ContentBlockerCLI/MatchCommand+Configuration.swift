@@ -80,10 +80,11 @@ extension MatchCommand {
         RequestField(
             key: "frameURL", option: frameURLOption.declaration,
             help: """
-                the URL of the document the initiating frame shows when the load starts (default:
+                the URL of the document the initiating frame shows when the load starts (default, and for "":
                 mainDocumentURL). For a navigation WebKit uses the document being left: give the previous
                 page's URL, or about:blank for a new frame or window; the default is a brand-new view, whose
-                frame URL is the URL being loaded
+                frame URL is the URL being loaded. A popup's own check uses the top frame and the top URL
+                whatever frameURL and loadContext say (window.open runs in the main frame's document)
                 """),
         RequestField(
             key: "resourceType", option: typeOption.declaration,
@@ -107,7 +108,8 @@ extension MatchCommand {
         RequestField(
             key: "loadType", option: loadTypeOption.declaration,
             help: LoadType.allValueStrings.joined(separator: " or ")
-                + " (optional; computed from the URLs otherwise)"),
+                + " (optional; computed from the URLs otherwise): the first check's; a second check computes"
+                + " its own"),
         RequestField(
             key: "requestHeaders", option: nil, help: "optional object of header → value, for modify-headers"),
     ]
