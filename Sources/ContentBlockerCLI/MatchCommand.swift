@@ -139,8 +139,11 @@ struct MatchCommand: Command {
         // JSON as rule lists are read (`JSONReader`: no trailing commas), and strict JSON besides: none
         // of the extensions WebKit's reader accepts (``RequestLines/isStrictJSON(_:)``).
         let parsed = JSONReader.parse(line)
-        guard case .success(.object(let object)) = parsed, RequestLines.isStrictJSON(line) else {
-            return .object([("error", .string("line \(lineNumber): \(notAnObject(parsed))"))])
+        let problem = RequestLines.strictJSONProblem(line)
+        guard case .success(.object(let object)) = parsed, problem == nil else {
+            return .object([
+                ("error", .string("line \(lineNumber): \(notAnObject(parsed, strictJSONProblem: problem))"))
+            ])
         }
         return respond(
             to: object, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ",
@@ -150,7 +153,9 @@ struct MatchCommand: Command {
     /// Why a request line is not a JSON request object: its syntax error and where (a byte offset in
     /// the line, from 0), the kind of JSON value it is instead, or, for an object, that it is not strict
     /// JSON.
-    static func notAnObject(_ parsed: Result<JSONValue, JSONSyntaxError>) -> String {
+    static func notAnObject(
+        _ parsed: Result<JSONValue, JSONSyntaxError>, strictJSONProblem: (offset: Int, reason: String)? = nil
+    ) -> String {
         switch parsed {
         case .failure(let error):
             return "invalid JSON at byte \(error.byteOffset): \(error.reason)"
@@ -161,11 +166,12 @@ struct MatchCommand: Command {
             case .number: return "valid JSON but not an object (a number)"
             case .string: return "valid JSON but not an object (a string)"
             case .array: return "valid JSON but not an object (an array)"
-            // WebKit's JSON reader accepts a little more than strict JSON (`\v`, `\xHH` escapes,
-            // numbers out of Double's range such as 1e999). Strict JSON is what Foundation's JSON reader
-            // accepts, which the message says in words tools reading the output match.
+            // WebKit's JSON reader, which reads rule lists, accepts a little more than strict JSON
+            // (`\v`, `\xHH` escapes, numbers out of Double's range such as 1e999, …): a request line
+            // must be strict JSON, and the message says where and why it is not.
             case .object:
-                return "invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)"
+                guard let strictJSONProblem else { return "invalid JSON" }
+                return "invalid JSON at byte \(strictJSONProblem.offset): \(strictJSONProblem.reason)"
             }
         }
     }

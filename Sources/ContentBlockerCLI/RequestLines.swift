@@ -102,7 +102,11 @@ extension RequestLines {
     /// characters unescaped in strings, lone UTF-16 surrogates (`\uD800` not followed by `\uDC00`…, or
     /// the second half alone), numbers beyond `Double`'s range (`1e999`), and containers nested deeper
     /// than Foundation's 512 levels.
-    static func isStrictJSON(_ line: ArraySlice<UInt8>) -> Bool {
+    static func isStrictJSON(_ line: ArraySlice<UInt8>) -> Bool { strictJSONProblem(line) == nil }
+
+    /// Where and why a line `JSONReader` accepted is not strict JSON (``isStrictJSON(_:)``): the byte
+    /// offset in the line (from 0) and the reason; `nil` when it is strict JSON.
+    static func strictJSONProblem(_ line: ArraySlice<UInt8>) -> (offset: Int, reason: String)? {
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
         var depth = 0
@@ -110,6 +114,8 @@ extension RequestLines {
         /// A `\uD800`–`\uDBFF` escape was just read: the next must be its second half.
         var pendingHighSurrogate = false
         var index = line.startIndex
+        func problem(_ at: Int, _ reason: String) -> (offset: Int, reason: String) { (at - line.startIndex, reason) }
+        let loneSurrogate = "a lone UTF-16 surrogate escape"
         while index < line.endIndex {
             let byte = line[index]
             index += 1
@@ -119,8 +125,9 @@ extension RequestLines {
                     let escape = line[index]
                     index += 1
                     guard escape == UInt8(ascii: "u") else {
-                        if pendingHighSurrogate || escape == UInt8(ascii: "v") || escape == UInt8(ascii: "x") {
-                            return false
+                        if pendingHighSurrogate { return problem(index - 2, loneSurrogate) }
+                        if escape == UInt8(ascii: "v") || escape == UInt8(ascii: "x") {
+                            return problem(index - 2, "the escape \\\(Character(UnicodeScalar(escape))) is not JSON")
                         }
                         continue
                     }
@@ -128,17 +135,18 @@ extension RequestLines {
                     index += 4
                     switch unit {
                     case 0xD800...0xDBFF:
-                        if pendingHighSurrogate { return false }
+                        if pendingHighSurrogate { return problem(index - 12, loneSurrogate) }
                         pendingHighSurrogate = true
                     case 0xDC00...0xDFFF:
-                        if !pendingHighSurrogate { return false }
+                        if !pendingHighSurrogate { return problem(index - 6, loneSurrogate) }
                         pendingHighSurrogate = false
                     default:
-                        if pendingHighSurrogate { return false }
+                        if pendingHighSurrogate { return problem(index - 12, loneSurrogate) }
                     }
                     continue
                 }
-                if pendingHighSurrogate || byte < 0x20 { return false }
+                if pendingHighSurrogate { return problem(index - 7, loneSurrogate) }
+                if byte < 0x20 { return problem(index - 1, "a control character in a string must be escaped") }
                 if byte == quote { inString = false }
                 continue
             }
@@ -147,19 +155,21 @@ extension RequestLines {
                 inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > 512 { return false }
+                if depth > 512 { return problem(index - 1, "nested deeper than 512 levels") }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index - 1
                 while index < line.endIndex, isNumberByte(line[index]) { index += 1 }
                 let text = String(decoding: line[start..<index], as: UTF8.self)
-                guard let value = Double(text), value.isFinite else { return false }
+                guard let value = Double(text), value.isFinite else {
+                    return problem(start, "the number \(text) is out of range")
+                }
             default:
                 break
             }
         }
-        return true
+        return nil
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {

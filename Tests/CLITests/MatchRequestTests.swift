@@ -90,7 +90,7 @@ import Testing
         // Valid for WebKit's reader, refused by Foundation's (a number out of Double's range).
         #expect(
             errors[8]
-                == "line 13: invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)")
+                == "line 13: invalid JSON at byte 36: the number 1e999 is out of range")
     }
 
     /// Request lines are strict JSON: what WebKit's reader accepts beyond it (`\v` and `\xHH` escapes,
@@ -115,10 +115,20 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.stdout.split(separator: "\n").map { try Self.object($0) }
         try #require(objects.count == refused.count + answered.count, "\(run.stdout)")
-        for (index, line) in refused.enumerated() {
+        // Where each refused line goes wrong (the string's or the number's first byte) and why.
+        let string = "{\(url),\"s\":\"".utf8.count
+        let number = "{\(url),\"n\":".utf8.count
+        let lone = "a lone UTF-16 surrogate escape"
+        let control = "a control character in a string must be escaped"
+        let expected: [(Int, String)] = [
+            (string, #"the escape \v is not JSON"#), (string, #"the escape \x is not JSON"#), (string + 1, control),
+            (string + 1, control), (string, lone), (string, lone), (string, lone), (string, lone),
+            (number, "the number 1e999 is out of range"), (number, "the number -2e308 is out of range"),
+            (number + 511, "nested deeper than 512 levels"),
+        ]
+        for (index, (line, (offset, reason))) in zip(refused, expected).enumerated() {
             #expect(
-                objects[index]["error"] as? String
-                    == "line \(index + 1): invalid JSON (an escape or a number out of range that Foundation's JSON reader refuses)",
+                objects[index]["error"] as? String == "line \(index + 1): invalid JSON at byte \(offset): \(reason)",
                 "\(line.prefix(60))")
         }
         for (offset, line) in answered.enumerated() {
