@@ -7,7 +7,7 @@ extension MappedRuleList {
     /// be appended twice (its prefix at both places).
     ///
     /// - Complexity: O(1) probes (at most eight) plus the rules appended.
-    package func collectHostCandidates(
+    public func collectHostCandidates(
         _ url: UnsafeBufferPointer<UInt8>, hostStart: Int, afterFirstLabel: Int, into candidates: inout [UInt64]
     ) {
         let capacity = sections.hostHash.count

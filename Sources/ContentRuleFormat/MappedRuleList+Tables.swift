@@ -1,19 +1,19 @@
 public import ContentRuleModel
 
 /// One rule as stored (RULE section).
-@usableFromInline package struct RuleRecord: Sendable {
-    @usableFromInline package var pattern: Int
+public struct RuleRecord: Sendable {
+    public var pattern: Int
     /// Index of the rule's condition, or `nil`.
-    @usableFromInline package var condition: Int?
-    @usableFromInline package var actionSlot: UInt32
+    public var condition: Int?
+    public var actionSlot: UInt32
     /// Raw bits as in the rule (0 means every resource type; likewise for load types and contexts).
-    @usableFromInline package var resourceTypes: UInt16
-    @usableFromInline package var loadTypes: UInt8
-    @usableFromInline package var loadContexts: UInt8
+    public var resourceTypes: UInt16
+    public var loadTypes: UInt8
+    public var loadContexts: UInt8
     /// 0: none, else `RequestMethod.allCases[method - 1]`.
-    @usableFromInline package var method: UInt8
+    public var method: UInt8
     /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
-    @usableFromInline package var entry: UInt8
+    public var entry: UInt8
 
     // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
     // method << 4, then pattern, condition + 1 (0 = none) and action slot, bit-packed.
@@ -43,7 +43,7 @@ public import ContentRuleModel
 }
 
 /// How a stored pattern is matched.
-@usableFromInline package enum StoredPatternKind: UInt8, Sendable {
+public enum StoredPatternKind: UInt8, Sendable {
     /// Matches every URL.
     case everything = 0
     /// A plain string (lower-cased unless case-sensitive), maybe anchored.
@@ -54,17 +54,17 @@ public import ContentRuleModel
 
 /// One pattern as stored (PATS section). The buffers point into the mapped file: valid while the
 /// ``MappedRuleList`` lives.
-@usableFromInline package struct PatternRecord {
-    @usableFromInline package var kind: StoredPatternKind
-    @usableFromInline package var caseSensitive: Bool
-    @usableFromInline package var anchoredAtStart: Bool
-    @usableFromInline package var anchoredAtEnd: Bool
+public struct PatternRecord {
+    public var kind: StoredPatternKind
+    public var caseSensitive: Bool
+    public var anchoredAtStart: Bool
+    public var anchoredAtEnd: Bool
     /// Literal text, or the PCRE2 text between its prefix and suffix templates (symbol-coded for some
     /// regex patterns; with each `\\.` spelled `.` when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)``
     /// gives the PCRE2 text).
-    @usableFromInline package var text: UnsafeBufferPointer<UInt8>
+    public var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
-    @usableFromInline package var dotsUnescaped: Bool
+    public var dotsUnescaped: Bool
     /// ``text`` is coded with the PCRE2 ``SymbolTable`` (regex patterns only; read by
     /// ``MappedRuleList/regexSource(_:)``).
     @usableFromInline var coded: Bool
@@ -72,11 +72,11 @@ public import ContentRuleModel
     /// only: the matcher's prefilter path never needs the templates).
     @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
-    @usableFromInline package var required: UnsafeBufferPointer<UInt8>
+    public var required: UnsafeBufferPointer<UInt8>
     /// A PCRE2 pattern that, for a URL to match, needs ``required`` just after the URL's `://` (the
     /// scheme all of the letters `hpstw`) or just after the first label there and its dot: it begins
     /// with the host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells ``required``.
-    @usableFromInline package var hostAnchored: Bool
+    public var hostAnchored: Bool
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
@@ -97,22 +97,22 @@ public import ContentRuleModel
 }
 
 /// One condition as stored (COND section).
-@usableFromInline package struct ConditionRecord: Sendable {
-    @usableFromInline package var kind: TriggerCondition.Kind
+public struct ConditionRecord: Sendable {
+    public var kind: TriggerCondition.Kind
     /// Range in the condition entries: domain ids for domain kinds, pattern ids otherwise.
-    @usableFromInline package var entries: Range<Int>
+    public var entries: Range<Int>
 }
 
 /// One domain entry (DOMS section).
-@usableFromInline package struct DomainRecord {
+public struct DomainRecord {
     /// The domain without `*` when ``indexed``, else the entry's PCRE2 text.
-    @usableFromInline package var text: UnsafeBufferPointer<UInt8>
-    @usableFromInline package var subdomains: Bool
-    @usableFromInline package var caseSensitive: Bool
+    public var text: UnsafeBufferPointer<UInt8>
+    public var subdomains: Bool
+    public var caseSensitive: Bool
     /// Held by the domain hash table (letters, digits, `.`, `-`, `_`).
-    @usableFromInline package var indexed: Bool
+    public var indexed: Bool
     /// Rules whose condition lists this entry, ascending.
-    @usableFromInline package var postings: Range<Int>
+    public var postings: Range<Int>
 
     @usableFromInline init(
         text: UnsafeBufferPointer<UInt8>, subdomains: Bool, caseSensitive: Bool, indexed: Bool, postings: Range<Int>
@@ -130,7 +130,7 @@ extension MappedRuleList {
     /// of the required literal of each one's pattern, and returns a value made of the bytes read: a pass
     /// of independent loads, so that the cache misses of many candidates overlap instead of each
     /// stalling the matcher in turn (a long URL has hundreds of candidates spread over the file).
-    package func touchRecords(of candidates: ArraySlice<UInt64>) -> UInt64 {
+    public func touchRecords(of candidates: ArraySlice<UInt64>) -> UInt64 {
         var sink: UInt64 = 0
         let layout = sections.ruleLayout
         for value in candidates {
@@ -150,7 +150,7 @@ extension MappedRuleList {
         return sink
     }
 
-    @inlinable package func rule(_ number: Int) -> RuleRecord {
+    @inlinable public func rule(_ number: Int) -> RuleRecord {
         RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
     }
 
@@ -161,7 +161,7 @@ extension MappedRuleList {
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
-    @inlinable @inline(__always) package func pattern(_ id: Int) -> PatternRecord {
+    @inlinable @inline(__always) public func pattern(_ id: Int) -> PatternRecord {
         let offset = patternRecord(id)
         let strings = sections.strings.offset
         let packed = bytes.u32(offset + 4)
@@ -183,7 +183,7 @@ extension MappedRuleList {
     }
 
     /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
-    package func regexSource(_ id: Int) -> String {
+    public func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
         let prefix = template(pattern.templates >> 8 & 0xFFF)
         let suffix = template(pattern.templates >> 20)
@@ -214,7 +214,7 @@ extension MappedRuleList {
     }
 
     // COND record (4 bytes): u32 first entry | kind << 29; the entries end where the next condition's begin.
-    package func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
+    public func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
 
     /// COND record `id` (its kind and first entries checked by the validator before it is read).
     @inline(__always) static func conditionRecord(_ bytes: RawBytes, _ sections: SectionOffsets, _ id: Int)
@@ -229,13 +229,13 @@ extension MappedRuleList {
         return ConditionRecord(kind: Layout.conditionKind(code: word >> 29), entries: start..<end)
     }
 
-    @inlinable package func conditionEntry(_ index: Int) -> Int {
+    @inlinable public func conditionEntry(_ index: Int) -> Int {
         Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
     // DOMS record (``DomainLayout``): end of its text in STRS, end of its postings in DPST | flags << 21 or 29;
     // both begin where the previous entry's end (entry 0's at 0).
-    @inlinable package func domain(_ id: Int) -> DomainRecord {
+    @inlinable public func domain(_ id: Int) -> DomainRecord {
         let layout = sections.domainLayout
         let offset = sections.domains.offset + id * layout.size
         let end = layout.ends(bytes, offset)
@@ -248,20 +248,20 @@ extension MappedRuleList {
             indexed: flags & 4 != 0, postings: Int(start.packed & mask)..<Int(end.packed & mask))
     }
 
-    @inlinable package func domainPosting(_ index: Int) -> Int32 {
+    @inlinable public func domainPosting(_ index: Int) -> Int32 {
         Int32(bitPattern: bytes.u24(sections.domainPostings.offset + index * 3))
     }
 
     /// Number of slots of the domain hash table (a power of two, or 0).
-    @inlinable package var domainHashCapacity: Int { sections.domainHash.count }
+    @inlinable public var domainHashCapacity: Int { sections.domainHash.count }
     /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
-    @inlinable package func domainHashSlot(_ slot: Int) -> Int? {
+    @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
         let value = bytes.u24(sections.domainHash.offset + slot * 3)
         return value == 0xFF_FFFF ? nil : Int(value)
     }
 
     /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
-    @usableFromInline package var domainFallbacks: [(rule: Int32, domain: Int)] {
+    public var domainFallbacks: [(rule: Int32, domain: Int)] {
         (0..<sections.domainFallbacks.count).map {
             let offset = sections.domainFallbacks.offset + $0 * 8
             return (Int32(bitPattern: bytes.u32(offset)), Int(bytes.u32(offset + 4)))
@@ -269,25 +269,25 @@ extension MappedRuleList {
     }
 
     /// Rules with an `if-top-url` / `unless-top-url` condition, ascending.
-    @usableFromInline package var topURLRules: [Int32] { list(sections.topURLRules) }
+    public var topURLRules: [Int32] { list(sections.topURLRules) }
     /// Rules the fast matcher checks on every request, ascending.
-    @usableFromInline package var alwaysCheckedRules: [Int32] { list(sections.alwaysChecked) }
+    public var alwaysCheckedRules: [Int32] { list(sections.alwaysChecked) }
     /// Universal rules without a condition or with an `unless-*` top-URL condition, ascending.
-    @usableFromInline package var universalRules: [Int32] { list(sections.universal) }
+    public var universalRules: [Int32] { list(sections.universal) }
 
     func list(_ section: SectionOffsets.Section) -> [Int32] {
         (0..<section.count).map { Int32(bitPattern: bytes.u32(section.offset + $0 * 4)) }
     }
 
     /// Number of slots of the literal index (a power of two, or 0).
-    @inlinable package var literalHashCapacity: Int { sections.literalHash.count }
+    @inlinable public var literalHashCapacity: Int { sections.literalHash.count }
     /// The gram in a slot of the literal index (0 = empty).
-    @inlinable package func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
+    @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
 
     /// The type of the action in `slot`.
     // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
     // slot's end (slot 0's at 0).
-    package func actionType(_ slot: Int) -> ActionType {
+    public func actionType(_ slot: Int) -> ActionType {
         Layout.actionType(code: bytes.u32(sections.actions.offset + slot * 4) >> Layout.actionTypeShift)
     }
 
@@ -305,8 +305,7 @@ extension MappedRuleList {
     ///   in `url` (a gram whose bit is clear occurs only at its position).
     /// - Complexity: O(URL length + distinct indexed grams × their rules).
     @discardableResult
-    package func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64
-    {
+    public func collectLiteralCandidates(_ url: UnsafeBufferPointer<UInt8>, into candidates: inout [UInt64]) -> UInt64 {
         let capacity = sections.literalHash.count
         guard url.count >= IndexHash.gramLength, capacity > 0 else { return 0 }
         // A long URL hits many distinct grams: one bit per slot of the index (8 KiB for the 84,000-rule
@@ -419,7 +418,7 @@ extension MappedRuleList {
     }
 
     /// The action in `slot`, decoded from the file.
-    package func action(_ slot: Int) -> Action {
+    public func action(_ slot: Int) -> Action {
         let offset = sections.actions.offset + slot * 4
         let end = Int(bytes.u32(offset) & Layout.actionEndMask)
         let start = slot == 0 ? 0 : Int(bytes.u32(offset - 4) & Layout.actionEndMask)
@@ -446,7 +445,7 @@ extension MappedRuleList {
 
     /// The index of `rule` in the source JSON array.
     /// - Complexity: O(log n) in the number of rules that went to the global stylesheet.
-    package func sourceIndex(ofRule rule: Int) -> UInt32 {
+    public func sourceIndex(ofRule rule: Int) -> UInt32 {
         // removed[i] - i is non-decreasing: the number of removed sources before rule `r` is the
         // number of i with removed[i] - i <= r.
         var low = 0
