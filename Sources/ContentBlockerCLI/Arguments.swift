@@ -2,10 +2,11 @@
 /// `--option=value`, `-o value`, positionals, `-` (a positional: standard input), and `--` (everything
 /// after it is positional).
 ///
-/// Reading is in two steps so that `--help` works on a command line whose values are wrong: `init`
-/// checks the structure (every option known, every value present, a single-value option given once),
-/// then, unless help was asked for, ``validate()`` checks what the declarations say of the values
-/// (allowed values, required options, how many positionals).
+/// Reading is in two steps so that `--help` works on any command line: `init` reads the structure
+/// (every option known, every value present, a single-value option given once) and keeps the first
+/// mistake in ``structureError`` instead of stopping (reading on, so that a later `-h` is seen);
+/// then, unless help was asked for, ``validate()`` throws that mistake or checks what the declarations
+/// say of the values (allowed values, required options, how many positionals).
 struct ParsedArguments {
     let configuration: CommandConfiguration
     /// The options given with a value, in command-line order: the option's name, the spelling used
@@ -20,10 +21,12 @@ struct ParsedArguments {
     /// Whether `-h` or `--help` was given: the caller prints the help instead of running the command.
     var helpRequested: Bool { flags.contains(helpFlag.declaration.name) }
 
-    /// - Throws: ``UsageError`` for an unknown option (with the nearest known name as a hint), a
-    ///   missing value, a value given to a flag, or a single-value option given twice under any of its
-    ///   names (its first value would be dropped silently).
-    init(_ arguments: [String], for configuration: CommandConfiguration) throws(UsageError) {
+    /// The first structural mistake: an unknown option (with the nearest known name as a hint), a
+    /// missing value, a value given to a flag, or a single-value option given twice under any of its
+    /// names (its first value would be dropped silently).
+    private(set) var structureError: UsageError?
+
+    init(_ arguments: [String], for configuration: CommandConfiguration) {
         self.configuration = configuration
         var byName: [String: OptionDeclaration] = [:]
         for option in configuration.allOptions {
@@ -49,21 +52,25 @@ struct ParsedArguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = byName[spelling] else {
-                throw UsageError(Self.unknownOptionMessage(spelling, known: Array(byName.keys)))
+                note(UsageError(Self.unknownOptionMessage(spelling, known: Array(byName.keys))))
+                continue
             }
             guard option.takesValue else {
-                guard inlineValue == nil else { throw UsageError("\(spelling) takes no value") }
+                if inlineValue != nil { note(UsageError("\(spelling) takes no value")) }
                 flags.insert(option.name)
                 continue
             }
-            guard option.isRepeatable || !given.contains(where: { $0.name == option.name }) else {
-                throw UsageError("\(spelling) given more than once")
+            if !option.isRepeatable && given.contains(where: { $0.name == option.name }) {
+                note(UsageError("\(spelling) given more than once"))
             }
             let value: String
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("\(spelling) needs a value") }
+                guard index < arguments.count else {
+                    note(UsageError("\(spelling) needs a value"))
+                    break
+                }
                 value = arguments[index]
                 index += 1
             }
@@ -75,7 +82,13 @@ struct ParsedArguments {
     /// positionals (which it assigns to the declared arguments), every required option given.
     /// - Throws: ``UsageError``: `--engine must be one of: fast, reference`, `needs -o OUT`,
     ///   `takes exactly one rule list`, …
+    /// Keeps the first structural mistake.
+    private mutating func note(_ error: UsageError) {
+        if structureError == nil { structureError = error }
+    }
+
     mutating func validate() throws(UsageError) {
+        if let structureError { throw structureError }
         for (name, spelling, text) in given {
             guard let option = configuration.options.first(where: { $0.name == name }), !option.accepts(text) else {
                 continue

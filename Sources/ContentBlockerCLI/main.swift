@@ -43,13 +43,9 @@ let toolOptions = [versionFlag.declaration, helpFlag.declaration]
 }
 
 /// Parses `arguments` against the subcommand's declaration and runs it, or prints its help (`-h` or
-/// `--help` anywhere before `--` asks for the help, whatever else the command line holds).
+/// `--help` given as an option asks for the help, whatever else the command line holds).
 func execute(_ type: any Command.Type, _ arguments: [String]) throws -> Int32 {
-    if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-        Console.out(Help.render(type.configuration))
-        return 0
-    }
-    var parsed = try ParsedArguments(arguments, for: type.configuration)
+    var parsed = ParsedArguments(arguments, for: type.configuration)
     if parsed.helpRequested {
         Console.out(Help.render(type.configuration))
         return 0

@@ -241,12 +241,12 @@ struct BinaryRuleListWriter {
         // one too short for the literal index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`):
         // the matcher checks it in place. The pattern is host-anchored
         // (``Layout/patternHostAnchored``) when its stored literal begins that head.
-        let required = pattern.requiredLiteral.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : 0 } ?? 0
-        var stored: [UInt8] = []
-        if kind == .regex, required < IndexHash.gramLength, let head = pattern.hostAnchorHead, !head.isEmpty {
+        var stored =
+            pattern.requiredLiteral.flatMap { text in
+                text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map(RequiredLiteral.lowercased) : nil
+            } ?? []
+        if kind == .regex, stored.count < IndexHash.gramLength, let head = pattern.hostAnchorHead, !head.isEmpty {
             stored = Array(head.utf8)
-        } else if let required = pattern.requiredLiteral, required.utf8.allSatisfy({ $0 < 0x80 }) {
-            stored = required.utf8.map(RequiredLiteral.lowercased)
         }
         if kind == .regex, let head = pattern.hostAnchorHead, !stored.isEmpty,
             head.utf8.starts(with: stored.prefix(Layout.maximumRequiredLength))

@@ -84,7 +84,8 @@ public struct PageLoad: Sendable, Hashable {
     }
 
     /// WebKit's second check, given the URL the first check left the request with (make-https upgrades
-    /// it before the ping resource is requested), or `nil` when WebKit makes none.
+    /// it before the ping resource is requested; a popup's navigation loads ``url`` whatever its own
+    /// check said), or `nil` when WebKit makes none.
     ///
     /// - `pingResource`: the same top URL, frame URL, load context and method, as `other`, the URL
     ///   without its fragment (the ping resource goes through `CachedResourceRequest`).
@@ -126,21 +127,29 @@ public struct PageLoadResults: Sendable {
     public var blockedLoad: Bool { first.results.blockedLoad || (second?.results.blockedLoad ?? false) }
     /// Whether the request goes out without cookies. A popup's own check is used only for blocking
     /// (`LocalDOMWindow::createWindow` reads `blockedLoad` alone); its navigation's check applies.
-    public var blockedCookies: Bool { applying.contains { $0.results.blockedCookies } }
+    public var blockedCookies: Bool { anyApplied(\.blockedCookies) }
     /// Whether the request was upgraded to https / wss by a check that applies to the request.
-    public var madeHTTPS: Bool { applying.contains { $0.results.madeHTTPS } }
-    public var redirected: Bool { applying.contains { $0.results.redirected } }
-    public var modifiedHeaders: Bool { applying.contains { $0.results.modifiedHeaders } }
+    public var madeHTTPS: Bool { anyApplied(\.madeHTTPS) }
+    public var redirected: Bool { anyApplied(\.redirected) }
+    public var modifiedHeaders: Bool { anyApplied(\.modifiedHeaders) }
     /// Notifications of the checks that apply to the request, in order (a popup's own check only
     /// blocks, so its notifications are not sent).
-    public var notifications: [String] { applying.flatMap { $0.results.notifications } }
+    public var notifications: [String] {
+        (firstApplies ? first.results.notifications : []) + (second?.results.notifications ?? [])
+    }
     /// The URL the request finally goes to.
     public var requestURL: WebURL { (second ?? first).results.requestURL }
     /// Both checks, in the order WebKit made them.
     public var checks: [Check] { [first] + (second.map { [$0] } ?? []) }
 
-    /// The checks whose results WebKit applies to the request.
-    private var applying: [Check] { first.load.resourceType == .popup ? (second.map { [$0] } ?? []) : checks }
+    /// Whether WebKit applies the first check's results to the request, besides its block: not for a
+    /// popup's own check. The second check's always apply.
+    private var firstApplies: Bool { first.load.resourceType != .popup }
+
+    /// Whether `flag` holds for a check whose results apply to the request.
+    private func anyApplied(_ flag: KeyPath<ContentRuleListResults, Bool>) -> Bool {
+        (firstApplies && first.results[keyPath: flag]) || (second?.results[keyPath: flag] ?? false)
+    }
 }
 
 extension ContentBlocker {
@@ -158,8 +167,7 @@ extension ContentBlocker {
         let first = PageLoadResults.Check(
             load: firstLoad, results: results(for: firstLoad, requestHeaders: requestHeaders))
         guard !first.results.blockedLoad else { return PageLoadResults(first: first, second: nil) }
-        let requestURL = load.resourceType == .popup ? load.url : first.results.requestURL
-        guard let secondLoad = load.secondCheck(after: requestURL) else {
+        guard let secondLoad = load.secondCheck(after: first.results.requestURL) else {
             return PageLoadResults(first: first, second: nil)
         }
         let headers = first.results.requestHeaders ?? requestHeaders
