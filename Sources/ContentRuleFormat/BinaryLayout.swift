@@ -1,6 +1,6 @@
 import ContentRuleModel
 
-/// Sizes, tags and bit assignments of binary rule list version 5, shared by the writer and the reader.
+/// Sizes, tags and bit assignments of binary rule list version 6, shared by the writer and the reader.
 /// `Documentation/BinaryFormat.md` describes the same layout in prose.
 enum Layout {
     static let signature: [UInt8] = [0x89, 0x43, 0x42, 0x52, 0x4C, 0x0D, 0x0A, 0x1A]
@@ -34,13 +34,15 @@ enum Layout {
         case actionPayloads = 0x5941_5041  // "APAY"
         case templates = 0x4C50_4D54  // "TMPL"
         case selectorSymbols = 0x424D_5953  // "SYMB"
+        case searchPlans = 0x4843_5253  // "SRCH"
+        case domainRepeats = 0x5450_5244  // "DRPT"
 
         /// Size of one element (the section's byte count must be a multiple of it).
         var elementSize: Int {
             switch self {
             case .meta: return 32
             case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
-            case .patterns: return 16
+            case .patterns, .searchPlans: return 16
             case .literalHash, .domainFallbacks, .templates: return 8
             case .domains: return 2
             case .conditionEntries, .domainHash, .domainPostings: return 3
@@ -90,6 +92,21 @@ enum Layout {
     /// "No template" in a PATS record's 12-bit template fields.
     static let noTemplate: UInt32 = 0xFFF
     static let maximumRequiredLength = 0xFF
+
+    // SRCH record (16 bytes, one per PATS record): u32 ASCII-subject text offset, u32 its length (24
+    // bits) | flags << 24, u32 prefilter offset, u32 prefilter length; offsets into STRS. The prefilter:
+    // u8 run count (≤ 2), each run as u8 length and bytes, u8 suffix length and bytes, u8 byte-demand
+    // count and (u8 byte, u8 count) pairs. All zero for a pattern that is not PCRE2 text.
+    static let searchPlanned: UInt32 = 1
+    static let searchASCIISubject: UInt32 = 2
+    /// The ASCII-subject text is coded with the PCRE2 ``SymbolTable``.
+    static let searchASCIICoded: UInt32 = 4
+    static let searchCaseless: UInt32 = 8
+    static let searchRepeatsAGroup: UInt32 = 16
+    static let searchFlagShift: UInt32 = 24
+    static let searchLengthMask: UInt32 = 0xFF_FFFF
+
+    // DRPT: u32 ids, ascending, of the domain entries stored as PCRE2 text that repeats a group.
 
     // COND record (4 bytes): u32 first entry | kind << 29; its entries end where the next one's begin.
     static let conditionFirstMask: UInt32 = 0x1FFF_FFFF
@@ -319,33 +336,5 @@ public enum IndexHash {
     /// ASCII lower-casing of one byte.
     @inline(__always) public static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-}
-
-/// The PCRE2 pattern of one `if-domain` / `unless-domain` entry, built from the stored domain.
-///
-/// Same language as the url-filter WebKit generates for the entry (`getDomainList` in
-/// `ContentExtensionParser.cpp`, spec §1.4: `[a-z][a-z+.-]*:\/\/([^/]*\.)*DOMAIN[:/]`, the subdomain part
-/// only for `*DOMAIN`) after URLFilterSyntax's translation; a test checks both agree on real domains
-/// and generated URLs. Only the entries that the hash tables cannot hold, and the reference matcher,
-/// need it.
-public enum DomainConditionPattern {
-    /// - Parameters:
-    ///   - domain: the entry without its leading `*`.
-    ///   - subdomains: the entry began with `*`.
-    ///   - caseSensitive: the rule's `url-filter-is-case-sensitive`.
-    public static func pcre2(domain: String, subdomains: Bool, caseSensitive: Bool) -> String {
-        var pattern = caseSensitive ? "" : "(?i)"
-        pattern += #"[a-z][+\-.a-z]*://"#
-        if subdomains { pattern += #"(?:[\x{01}-\x{2e}\x{30}-\x{7f}]*\.)*"# }
-        for byte in domain.utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) {
-                pattern.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                pattern += "\\x{" + String(byte, radix: 16) + "}"
-            }
-        }
-        pattern += "[/:]"
-        return pattern
     }
 }

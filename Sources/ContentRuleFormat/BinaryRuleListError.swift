@@ -21,7 +21,8 @@ public enum BinaryRuleListError: Error, Sendable, Hashable, CustomStringConverti
         switch self {
         case .notARuleList: return "not a binary rule list (wrong signature)"
         case .unsupportedVersion(let found, let supported):
-            return "binary rule list version \(found) is not supported (this build reads version \(supported))"
+            return "binary rule list version \(found) is not supported (this build reads version \(supported)):"
+                + " compile the rule list again"
         case .checksumMismatch(let expected, let found):
             return "binary rule list is damaged: checksum \(hex(found)) does not match \(hex(expected))"
         case .sizeMismatch(let expected, let found):

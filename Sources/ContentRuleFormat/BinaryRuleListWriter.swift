@@ -8,8 +8,8 @@ import ContentRuleModel
 /// Patterns, domain entries, conditions and strings are deduplicated with ``ByteKeyTable``s, which
 /// number keys in first-insertion order exactly like the dictionaries they replace.
 struct BinaryRuleListWriter {
-    private var sections: [Layout.Tag: [UInt8]] = [:]
-    private var strings = StringPool()
+    var sections: [Layout.Tag: [UInt8]] = [:]
+    var strings = StringPool()
     /// Pattern keys: u8 kind, u8 flags, u32 text length, text, required literal (possibly empty).
     private var patterns = ByteKeyTable()
     /// Domain keys: u32 flags, then the domain without `*`, or for entries the hash table cannot hold,
@@ -25,6 +25,10 @@ struct BinaryRuleListWriter {
     private var symbolTables: [UInt8] = []
     /// Per pattern: whether ``writePatterns()`` flagged it host-anchored (``Layout/patternHostAnchored``).
     private var hostAnchored: [Bool] = []
+    /// Per pattern: the search plan of a regex pattern (SRCH), in id order.
+    var searchPlans: [RegexSearchPlan?] = []
+    /// Domain entries stored as PCRE2 text that repeats a group (DRPT), ascending.
+    var domainRepeats: [UInt32] = []
 
     private static let patternHeaderSize = 6
 
@@ -48,7 +52,7 @@ struct BinaryRuleListWriter {
 
     /// Records the first limit the list exceeds instead of trapping: the writer goes on (the fields
     /// that do not fit are cut to their width, which traps nowhere) and `encode` throws at the end.
-    private mutating func require(_ condition: Bool, _ limit: @autoclosure () -> String) {
+    mutating func require(_ condition: Bool, _ limit: @autoclosure () -> String) {
         if !condition && exceeded == nil { exceeded = limit() }
     }
 
@@ -224,7 +228,9 @@ struct BinaryRuleListWriter {
             patterns.append(Layout.PatternKind.everything.rawValue)
             patterns.append(0)
             patterns.append(u32: 0)
-            return UInt32(patterns.finish().id)
+            let (id, isNew) = patterns.finish()
+            if isNew { searchPlans.append(nil) }
+            return UInt32(id)
         }
         var text: String
         var kind = Layout.PatternKind.regex
@@ -236,18 +242,10 @@ struct BinaryRuleListWriter {
         } else {
             text = pattern.pcre2Pattern ?? ""
         }
-        // The required literal (``RequiredLiteral/extract(from:)``): lower-cased, none when not ASCII. A
-        // host-anchored pattern's literal after the anchor (``CompiledPattern/hostAnchorHead``) replaces
-        // one too short for the literal index (as `://` for `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`):
-        // the matcher checks it in place. The pattern is host-anchored
-        // (``Layout/patternHostAnchored``) when its stored literal begins that head.
-        var stored =
-            pattern.requiredLiteral.flatMap { text in
-                text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map(RequiredLiteral.lowercased) : nil
-            } ?? []
-        if kind == .regex, stored.count < IndexHash.gramLength, let head = pattern.hostAnchorHead, !head.isEmpty {
-            stored = Array(head.utf8)
-        }
+        // The literal the compiler chose for the index and the first check (``CompiledPattern/requiredLiteral``).
+        // The pattern is host-anchored (``Layout/patternHostAnchored``) when that literal begins the
+        // literal after its host anchor.
+        let stored = pattern.requiredLiteral.map { Array($0.utf8) } ?? []
         if kind == .regex, let head = pattern.hostAnchorHead, !stored.isEmpty,
             head.utf8.starts(with: stored.prefix(Layout.maximumRequiredLength))
         {
@@ -258,7 +256,9 @@ struct BinaryRuleListWriter {
         patterns.append(u32: UInt32(text.utf8.count))
         patterns.append(text)
         patterns.append(stored)
-        return UInt32(patterns.finish().id)
+        let (id, isNew) = patterns.finish()
+        if isNew { searchPlans.append(kind == .regex ? pattern.searchPlan : nil) }
+        return UInt32(id)
     }
 
     /// `String.lowercased()`, without a new string when it is ASCII and already lower-case.
@@ -346,6 +346,7 @@ struct BinaryRuleListWriter {
             fields[id].flags |= Layout.patternCoded
         }
         symbolTables.append(contentsOf: symbols.section)
+        writeSearchPlans(symbols)
         var records = ByteWriter()
         records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
         for (id, field) in fields.enumerated() {
@@ -412,7 +413,9 @@ struct BinaryRuleListWriter {
                 domains.append(u32: flags)
                 domains.append(pattern.pcre2Pattern ?? "")
             }
-            return (UInt32(domains.finish().id), indexed)
+            let (id, isNew) = domains.finish()
+            if isNew && !indexed && pattern.searchPlan?.repeatsAGroup == true { domainRepeats.append(UInt32(id)) }
+            return (UInt32(id), indexed)
         }!
     }
 

@@ -12,18 +12,22 @@ public struct CompiledPattern: Sendable, Hashable {
     /// When the whole pattern is a literal: the literal (lower-cased unless case-sensitive) and its
     /// anchors. The matcher then needs no PCRE2 call.
     public var literal: LiteralPattern?
-    /// A literal every URL the pattern matches contains (lower-cased unless case-sensitive), for the
-    /// matcher's pre-filter; `nil` when the compiler found none.
+    /// The literal the matcher checks first and the literal index files the rule under: one every URL
+    /// the pattern matches contains (or, for a host-anchored pattern, holds after the host anchor),
+    /// lower-cased ASCII, chosen by the compiler; `nil` when there is none.
     public var requiredLiteral: String?
     /// For a pattern that begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?`: the literal
     /// right after it (lower-cased, possibly empty; `URLFilterParseResult.hostAnchorHead`); the
     /// writer indexes such patterns by host.
     public var hostAnchorHead: String?
+    /// How the matcher searches ``pcre2Pattern`` (``RegexSearchPlan``); `nil` when it matches everything.
+    public var searchPlan: RegexSearchPlan?
 
     public init(
         source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil,
-        requiredLiteral: String? = nil, hostAnchorHead: String? = nil
+        requiredLiteral: String? = nil, hostAnchorHead: String? = nil, searchPlan: RegexSearchPlan? = nil
     ) {
+        self.searchPlan = searchPlan
         self.source = source
         self.pcre2Pattern = pcre2Pattern
         self.caseSensitive = caseSensitive
@@ -33,6 +37,55 @@ public struct CompiledPattern: Sendable, Hashable {
     }
 
     public var matchesEverything: Bool { pcre2Pattern == nil }
+}
+
+/// How the matcher searches one PCRE2 pattern: the checks it makes before PCRE2 runs and the spelling
+/// and limits PCRE2 runs with. The compiler makes it from the url-filter's search facts
+/// (`URLFilterSyntax.URLFilterSearchFacts`, read from the url-filter's terms); the binary rule list
+/// stores it (SRCH section) and the matcher reads it, so no layer reads the PCRE2 text to find it.
+public struct RegexSearchPlan: Sendable, Hashable {
+    /// The spelling to search subjects of bytes 1–127 with (canonical URLs), or `nil` when it is the
+    /// pattern's own text.
+    public var asciiSubjectPattern: String?
+    /// ``mandatory``, ``suffix`` and ``byteDemand`` are lower-cased and are compared with the
+    /// lower-cased URL.
+    public var caseless: Bool
+    /// At most two literals (2–255 bytes each) every match contains besides the pattern's required
+    /// literal, longest first: a URL without one of them is not searched.
+    public var mandatory: [[UInt8]]
+    /// At most 255 bytes every match ends the URL with (often none).
+    public var suffix: [UInt8]
+    /// Bytes (ASCII lower-cased, ascending) the lower-cased URL must hold at least `count` (1–255) times.
+    public var byteDemand: [ByteDemand]
+    /// The pattern repeats a group (`(?:…)*`, `(?:…)+`): its backtracking searches get
+    /// `PCRE2Regex.repeatedGroupMatchLimit` before the DFA algorithm takes over.
+    public var repeatsAGroup: Bool
+
+    /// A byte and how many times a URL must hold it (in the lower-cased URL).
+    public struct ByteDemand: Sendable, Hashable {
+        public var byte: UInt8
+        public var count: UInt8
+
+        public init(byte: UInt8, count: UInt8) {
+            self.byte = byte
+            self.count = count
+        }
+    }
+
+    /// The longest literal, suffix and list the format stores (one-byte lengths and counts).
+    public static let maximumLength = 255
+
+    public init(
+        asciiSubjectPattern: String?, caseless: Bool, mandatory: [[UInt8]], suffix: [UInt8],
+        byteDemand: [ByteDemand], repeatsAGroup: Bool
+    ) {
+        self.asciiSubjectPattern = asciiSubjectPattern
+        self.caseless = caseless
+        self.mandatory = mandatory
+        self.suffix = suffix
+        self.byteDemand = byteDemand
+        self.repeatsAGroup = repeatsAGroup
+    }
 }
 
 /// A pattern that is a plain string, possibly anchored at the start (`^`) or end (`$`) of the URL.

@@ -25,7 +25,7 @@ struct Validator {
     let domainCount: Int
     let conditionCount: Int
     /// Size of STRS, as the bound of `offset + length` of every string reference.
-    private let stringsEnd: UInt64
+    let stringsEnd: UInt64
     /// Built by ``Phase/literalIndex``.
     private(set) var gramFilter: [UInt64] = []
     /// Computed by the first of ``Phase/literalIndex`` and ``Phase/hostIndex`` to run.
@@ -46,7 +46,7 @@ struct Validator {
         stringsEnd = UInt64(sections.strings.count)
     }
 
-    private func fail(_ offset: Int, _ reason: String) -> BinaryRuleListError {
+    func fail(_ offset: Int, _ reason: String) -> BinaryRuleListError {
         .malformed(offset: offset, reason: reason)
     }
 
@@ -94,7 +94,7 @@ struct Validator {
     }
 
     /// Every u32 of `section` is below `limit`, strictly ascending.
-    private func checkAscendingList(
+    func checkAscendingList(
         _ section: SectionOffsets.Section, below limit: Int, _ what: String
     ) throws(BinaryRuleListError) {
         let limit = UInt64(limit)
@@ -114,6 +114,7 @@ struct Validator {
     enum Phase: Int, CaseIterable, Comparable {
         case counts, removedSources, rules, templates, patterns, conditions, domains, domainPostings, domainHash
         case fallbacks, topURLRules, alwaysChecked, universal, literalIndex, hostIndex, actions, selectorSymbols
+        case searchPlans, domainRepeats
 
         static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
     }
@@ -166,6 +167,8 @@ struct Validator {
             return max(end(sections.hostHash, .hostHash), end(sections.literalPostings, .literalPostings))
         case .actions: return max(end(sections.actions, .actions), end(sections.actionPayloads, .actionPayloads))
         case .selectorSymbols: return end(sections.selectorSymbols, .selectorSymbols)
+        case .searchPlans: return end(sections.searchPlans, .searchPlans)
+        case .domainRepeats: return end(sections.domainRepeats, .domainRepeats)
         }
     }
 
@@ -176,7 +179,7 @@ struct Validator {
             let counts = [ruleCount, slotCount, patternCount, conditionCount, domainCount]
             guard counts.allSatisfy({ $0 <= Layout.maximumCount }),
                 sections.rules.count == ruleCount * sections.ruleLayout.size, sections.actions.count == slotCount,
-                sections.patterns.count == patternCount,
+                sections.patterns.count == patternCount, sections.searchPlans.count == patternCount,
                 sections.domains.count * Layout.Tag.domains.elementSize == domainCount * sections.domainLayout.size,
                 sections.conditions.count == conditionCount, ruleCount <= sourceRuleCount,
                 sections.removedSources.count == sourceRuleCount - ruleCount
@@ -190,6 +193,9 @@ struct Validator {
                 try checkString(at: sections.templates.offset + template * 8)
             }
         case .patterns: try checkPatterns()
+        case .searchPlans: try checkSearchPlans()
+        case .domainRepeats:
+            try checkAscendingList(sections.domainRepeats, below: domainCount, "repeating domain entry")
         case .conditions: try checkConditions()
         case .domains: try checkDomains()
         case .domainPostings: try checkList(sections.domainPostings, below: ruleCount, "domain posting")

@@ -15,7 +15,7 @@ public enum FileLoading: Sendable {
     case copied
 }
 
-/// A version-5 binary rule list, read in place from a memory map (or from bytes in memory).
+/// A version-6 binary rule list, read in place from a memory map (or from bytes in memory).
 ///
 /// Opening checks the header, the section table and the checksum, then every offset, index and
 /// tag of every table (``BinaryRuleListError`` on the first problem), so that the accessors, which
@@ -148,6 +148,8 @@ public final class MappedRuleList: Sendable {
     @usableFromInline var actions = Section(offset: 0, count: 0)
     @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
     @usableFromInline var templates = Section(offset: 0, count: 0)
+    @usableFromInline var searchPlans = Section(offset: 0, count: 0)
+    @usableFromInline var domainRepeats = Section(offset: 0, count: 0)
     @usableFromInline var selectorSymbols = Section(offset: 0, count: 0)
     /// From the META counts (each is checked against ``Layout/maximumCount`` before a rule is read).
     @usableFromInline var ruleLayout = RuleLayout(patterns: 0, conditions: 0, slots: 0)
@@ -232,13 +234,15 @@ public final class MappedRuleList: Sendable {
         actionPayloads = section(.actionPayloads)
         templates = section(.templates)
         selectorSymbols = section(.selectorSymbols)
+        searchPlans = section(.searchPlans)
+        domainRepeats = section(.domainRepeats)
     }
 }
 
-/// The binary rule list file format, version 5 (see `Documentation/BinaryFormat.md`).
+/// The binary rule list file format, version 6 (see `Documentation/BinaryFormat.md`).
 public enum BinaryRuleList {
     /// The version this build writes and reads.
-    public static let version: UInt32 = 5
+    public static let version: UInt32 = 6
     /// The number of sections a file of this version has (its section table's length).
     public static var sectionCount: Int { Layout.Tag.allCases.count }
 

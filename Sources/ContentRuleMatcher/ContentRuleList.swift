@@ -127,34 +127,26 @@ final class RegexCache: Sendable {
         let regex: PCRE2Regex?
         let error: String?
         /// Literals every match contains besides the pattern's stored required literal
-        /// (`PCRE2MandatoryLiterals`), lower-cased when `caseless`: the fast matcher's second prefilter.
+        /// (``RegexSearchPlan/mandatory``), lower-cased when `caseless`: the fast matcher's second prefilter.
         let mandatory: [[UInt8]]
-        /// What every match ends the subject with (`PCRE2MandatoryLiterals.Analysis.suffix`), lower-cased
-        /// when `caseless`; often empty.
+        /// What every match ends the subject with (``RegexSearchPlan/suffix``), lower-cased when
+        /// `caseless`; often empty.
         let suffix: [UInt8]
-        /// Bytes every match holds at least so many times (`PCRE2MandatoryLiterals.Analysis.byteDemand`),
-        /// lower-cased when `caseless`: checked against the lower-cased URL's byte counts.
-        let byteDemand: [PCRE2MandatoryLiterals.ByteDemand]
+        /// Bytes every match holds at least so many times, in the lower-cased URL
+        /// (``RegexSearchPlan/byteDemand``).
+        let byteDemand: [(byte: UInt8, count: Int32)]
         /// `!byteDemand.isEmpty`, read without touching the array (most patterns have none).
         let hasByteDemand: Bool
         let caseless: Bool
 
-        init(
-            regex: PCRE2Regex?, error: String?, mandatory: [[UInt8]] = [], suffix: [UInt8] = [],
-            byteDemand: [PCRE2MandatoryLiterals.ByteDemand] = [], caseless: Bool = false
-        ) {
+        init(regex: PCRE2Regex?, error: String?, plan: RegexSearchPlan? = nil) {
             self.regex = regex
             self.error = error
-            self.mandatory = mandatory
-            self.suffix = suffix
-            // Case-sensitive bytes are counted in the lower-cased URL too: both cases of a letter add up.
-            var demand: [UInt8: Int32] = [:]
-            for entry in byteDemand { demand[IndexHash.lowercased(entry.byte), default: 0] += entry.count }
-            self.byteDemand = demand.sorted { $0.key < $1.key }.map {
-                PCRE2MandatoryLiterals.ByteDemand(byte: $0.key, count: $0.value)
-            }
-            hasByteDemand = !self.byteDemand.isEmpty
-            self.caseless = caseless
+            mandatory = plan?.mandatory ?? []
+            suffix = plan?.suffix ?? []
+            byteDemand = plan?.byteDemand.map { ($0.byte, Int32($0.count)) } ?? []
+            hasByteDemand = !byteDemand.isEmpty
+            caseless = plan?.caseless ?? false
         }
 
         /// Whether the lower-cased URL's byte counts hold every byte of ``byteDemand`` often enough.
@@ -188,76 +180,58 @@ final class RegexCache: Sendable {
 
     @inline(__always) private func asciiKey(_ id: Int) -> Int { patternCount + domainCount + id }
 
-    private static let schemeSeparator = Array("://".utf8)
-
-    /// The url-filter translator's spelling of `.` and of its skip group, which the ASCII-subject
-    /// rewrite reads.
-    private static let translatorSpelling = PCRE2ASCIISubject.Spelling(
-        universalClass: URLFilterPCRE2.universalClass, skipOutsideRuns: URLFilterPCRE2.skipOutsideRuns)
-
-    /// Stored pattern `id`, compiled; with `asciiSubject`, in the spelling that is exact only for
-    /// subjects whose bytes are all 1–127 (``PCRE2ASCIISubject``; the stored text itself when that
-    /// changes nothing). Both have the same mandatory literals (those of the stored text).
+    /// Stored pattern `id`, compiled with its search plan (SRCH, read once); with `asciiSubject`, in
+    /// the plan's spelling that is exact only for subjects whose bytes are all 1–127
+    /// (``RegexSearchPlan/asciiSubjectPattern``; the stored text itself when the plan has none). Both
+    /// have the same prefilters.
     func patternRegex(_ id: Int, in rules: MappedRuleList, asciiSubject: Bool = false) -> Compiled {
         guard asciiSubject else {
-            return cached(id, source: { rules.regexSource(id) }, prefilter: prefilter(id, rules))
+            return cached(id, source: { rules.regexSource(id) }, plan: rules.searchPlan(id))
         }
         if let found = slots[asciiKey(id)] { return found }
-        let stored = rules.regexSource(id)
-        guard let ascii = PCRE2ASCIISubject.pattern(for: stored, spelling: Self.translatorSpelling) else {
+        let plan = rules.searchPlan(id)
+        guard let ascii = plan?.asciiSubjectPattern else {
             let same = patternRegex(id, in: rules)
             return compileLocks[asciiKey(id) & 15].withLock { _ in
                 slots[asciiKey(id)] ?? slots.store(same, at: asciiKey(id))
             }
         }
-        let mandatoryFromStored = prefilter(id, rules)
-        return cached(asciiKey(id), source: { ascii }, prefilter: { mandatoryFromStored(stored, $1) })
+        return cached(asciiKey(id), source: { ascii }, plan: plan)
     }
 
-    private func prefilter(_ id: Int, _ rules: MappedRuleList) -> (String, PCRE2Regex) -> Compiled {
-        { source, regex in
-            let found = PCRE2MandatoryLiterals.analysis(of: Array(source.utf8), minimumLength: 2, limit: .max)
-            let required = Array(rules.pattern(id).required)
-            // Longest first, at most two, leaving out what adds nothing: a caseless run inside the
-            // (lower-cased) required literal, checked first, and `://`, in nearly every URL.
-            let mandatory = found.runs.filter { run in
-                run != Self.schemeSeparator
-                    && (!found.caseless || !required.indices.contains { required[$0...].starts(with: run) })
-            }.prefix(2)
-            return Compiled(
-                regex: regex, error: nil, mandatory: Array(mandatory), suffix: found.suffix,
-                byteDemand: found.byteDemand, caseless: found.caseless)
-        }
-    }
-
-    /// The PCRE2 pattern of a domain entry: generated from the domain for indexed entries, stored otherwise.
+    /// The PCRE2 pattern of a domain entry: the translator's text for the stored domain when the hash
+    /// table holds the entry (``URLFilter/parseDomainCondition(_:caseSensitive:)``, no parsing for such
+    /// entries), the stored text otherwise.
     func domainRegex(_ id: Int, in rules: MappedRuleList) -> Compiled {
-        cached(patternCount + id) {
-            let domain = rules.domain(id)
-            let text = String(decoding: domain.text, as: UTF8.self)
-            guard domain.indexed else { return text }
-            return DomainConditionPattern.pcre2(
-                domain: text, subdomains: domain.subdomains, caseSensitive: domain.caseSensitive)
+        if let found = slots[patternCount + id] { return found }
+        let domain = rules.domain(id)
+        let text = String(decoding: domain.text, as: UTF8.self)
+        guard domain.indexed else {
+            return cached(patternCount + id, source: { text }, repeatsAGroup: rules.domainRepeatsAGroup(id))
         }
+        let parsed = URLFilter.parseDomainCondition(
+            (domain.subdomains ? "*" : "") + text, caseSensitive: domain.caseSensitive)
+        return cached(
+            patternCount + id, source: { parsed.pcre2Pattern ?? "" },
+            repeatsAGroup: parsed.searchFacts?.repeatsAGroup ?? false)
     }
 
     private func cached(
-        _ key: Int, source: () -> String,
-        prefilter: (String, PCRE2Regex) -> Compiled = { Compiled(regex: $1, error: nil) }
+        _ key: Int, source: () -> String, plan: RegexSearchPlan? = nil, repeatsAGroup: Bool? = nil
     ) -> Compiled {
         if let found = slots[key] { return found }
         return compileLocks[key & 15].withLock { _ in
             // Another thread may have compiled it while this one waited.
             if let found = slots[key] { return found }
-            return slots.store(Self.compile(source(), prefilter: prefilter), at: key)
-        }
-    }
-
-    private static func compile(_ text: String, prefilter: (String, PCRE2Regex) -> Compiled) -> Compiled {
-        do {
-            return prefilter(text, try PCRE2Regex(text, options: []))
-        } catch {
-            return Compiled(regex: nil, error: error.description)
+            let compiled: Compiled
+            do {
+                let regex = try PCRE2Regex(
+                    source(), options: [], repeatsAGroup: repeatsAGroup ?? plan?.repeatsAGroup ?? false)
+                compiled = Compiled(regex: regex, error: nil, plan: plan)
+            } catch {
+                compiled = Compiled(regex: nil, error: String(describing: error))
+            }
+            return slots.store(compiled, at: key)
         }
     }
 }

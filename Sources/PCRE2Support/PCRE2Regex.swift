@@ -41,7 +41,16 @@ public final class PCRE2Regex: @unchecked Sendable {
     ///
     /// - Throws: `PCRE2Error` with PCRE2's code, offset and message when the pattern does not compile.
     /// - Complexity: PCRE2 compile time, roughly linear in the pattern length.
-    public init(_ pattern: String, options: PCRE2Options) throws(PCRE2Error) {
+    public convenience init(_ pattern: String, options: PCRE2Options) throws(PCRE2Error) {
+        try self.init(pattern, options: options, repeatsAGroup: Self.hasRepeatedGroup(Array(pattern.utf8)))
+    }
+
+    /// Compiles `pattern` with `options` when whether it repeats a group is known already (the
+    /// url-filter layer reads it off the terms the text was written from; ``repeatsAGroup``).
+    ///
+    /// - Throws: `PCRE2Error` with PCRE2's code, offset and message when the pattern does not compile.
+    /// - Complexity: PCRE2 compile time, roughly linear in the pattern length.
+    public init(_ pattern: String, options: PCRE2Options, repeatsAGroup: Bool) throws(PCRE2Error) {
         guard let context = pcre2_compile_context_create_8(nil) else {
             throw PCRE2Error(code: PCRE2_ERROR_NOMEMORY, offset: 0)
         }
@@ -73,7 +82,7 @@ public final class PCRE2Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_JITSIZE), &jitSize)
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &allOptions)
         runsJITDirectly = isJITCompiled && jitSize > 0 && allOptions & PCRE2_UTF == 0
-        repeatsAGroup = Self.hasRepeatedGroup(utf8.dropLast())
+        self.repeatsAGroup = repeatsAGroup
     }
 
     deinit {
@@ -83,7 +92,7 @@ public final class PCRE2Regex: @unchecked Sendable {
 
     /// Whether `pattern` has `)` followed by a greedy `*` or `+`, outside a class and not escaped. The
     /// translation's own lazy group (`(?:[…]*+[^…])*?`, one step per run of ASCII bytes) is not one.
-    static func hasRepeatedGroup(_ pattern: ArraySlice<UInt8>) -> Bool {
+    static func hasRepeatedGroup(_ pattern: [UInt8]) -> Bool {
         var inClass = false
         var escaped = false
         var previous: UInt8 = 0

@@ -1,15 +1,15 @@
 // The shortest exact PCRE2 spelling of literal characters and character classes, for patterns
 // compiled with no options (no extended mode, no `PCRE2_ALT_BSUX`, no UTF).
 
-/// The translator's spelling of the two constructs another layer rewrites (the fast matcher's
-/// ASCII-subject spelling, `PCRE2Support.PCRE2ASCIISubject`): written down here once.
-public enum URLFilterPCRE2 {
+/// The translator's spelling of WebKit's `.` and of an unanchored search's skip group: written down
+/// here once (the tests' independent reading of the PCRE2 text takes them from here too).
+enum URLFilterPCRE2 {
     /// WebKit's `.` (code points 1–127) as the class ``PCRE2Spelling/appendClass(low:high:to:)``
     /// writes for it (`PCRE2SpellingTests` checks the two agree).
-    public static let universalClass = #"[\x{01}-\x{7f}]"#
+    static let universalClass = #"[\x{01}-\x{7f}]"#
     /// An unanchored search's skip over whole runs of code points 1–127 and one byte outside them
     /// (``Translator``).
-    public static let skipOutsideRuns = #"(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#
+    static let skipOutsideRuns = #"(?:[\x{01}-\x{7f}]*+[^\x{01}-\x{7f}])*?"#
 }
 
 /// Writes ASCII code points 1–127 as PCRE2 pattern text.

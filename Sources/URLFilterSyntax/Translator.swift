@@ -7,6 +7,9 @@ struct Translator {
     let caseSensitive: Bool
     /// Set terms written without their `+` (see `searchCore`): in `pcre2Pattern` only.
     private var matchedOnce: Set<Int> = []
+    /// Writing ``URLFilterSearchFacts/asciiSubjectPattern``: `.` for WebKit's `.`, no skip over runs
+    /// outside 1–127, a top-level `.*` before more made lazy.
+    private var asciiSubject = false
 
     init(tree: URLFilterTermTree, caseSensitive: Bool) {
         self.tree = tree
@@ -32,13 +35,19 @@ struct Translator {
     /// of code points 1–127 ends first; no match crosses a byte outside them). The language is
     /// unchanged; only the search order is. A plain search of `X.*Y.*Z` where `X` occurs often and `Z`
     /// never would retry from every `X` and every `Y` (SECURITY.md, "Searches are linear in the URL").
-    func pcre2Pattern() -> String {
+    func pcre2Pattern() -> String { pcre2Pattern(asciiSubject: false) }
+
+    /// The PCRE2 text, or with `asciiSubject` its spelling for subjects of bytes 1–127
+    /// (``URLFilterSearchFacts/asciiSubjectPattern``, always returned here).
+    func pcre2Pattern(asciiSubject: Bool) -> String {
         // Case-insensitive: every set is already closed under ASCII case folding, so `(?i)` changes no
         // set; it lets a letter and its other case be written as the bare letter (smaller, faster code).
         var out: [UInt8] = []
         out.reserveCapacity(tree.nodes.count * 2 + 8)
+        if asciiSubject { out.append(contentsOf: [0x28, 0x3F, 0x73, 0x29]) }  // (?s)
         if !caseSensitive { out.append(contentsOf: [0x28, 0x3F, 0x69, 0x29]) }  // (?i)
         var translator = self
+        translator.asciiSubject = asciiSubject
         let terms: [Int]
         // `searchCore` also drops the leading `.*` of an unanchored search.
         (terms, translator.matchedOnce) = searchCore(flattened(tree.topLevel[...]))
@@ -57,7 +66,8 @@ struct Translator {
             // whole runs and one byte outside 1–127 each (possessive: a step per run, not per byte),
             // fewest first, then take that run's first `X`.
             out.append(contentsOf: [0x5C, 0x41])  // \A
-            out.append(contentsOf: URLFilterPCRE2.skipOutsideRuns.utf8)
+            // On subjects of bytes 1–127 there is no such byte to skip to.
+            if !asciiSubject { out.append(contentsOf: URLFilterPCRE2.skipOutsideRuns.utf8) }
             appendFirstOccurrence(of: terms[..<star], after: terms[star], to: &out)
             next = star
         }
@@ -71,9 +81,88 @@ struct Translator {
                 continue
             }
             appendTerm(index, to: &out)
+            // Outside every group, with more after it, in a text not anchored at the end: lazy steps
+            // forward to what follows (``URLFilterSearchFacts/asciiSubjectPattern``).
+            if asciiSubject && isDotStar(index) && next + 1 < terms.count && !endsWithEndOfInput(terms) {
+                out.append(0x3F)
+            }
             next += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The search facts of the PCRE2 text `exact` (``pcre2Pattern()``'s), read from the terms it was
+    /// written from: the same core terms, each as ``appendTerm(_:to:)`` writes it.
+    ///
+    /// - Complexity: O(number of terms) plus the writing of the ASCII-subject spelling.
+    func searchFacts(exact: String) -> URLFilterSearchFacts {
+        var translator = self
+        let terms: [Int]
+        (terms, translator.matchedOnce) = searchCore(flattened(tree.topLevel[...]))
+        var runs = MandatoryRunCollector(caseless: !caseSensitive)
+        var repeatsAGroup = false
+        // `\A` and the skip group (repeated lazily) require no literal.
+        runs.endRun()
+        var stack = Array(terms.reversed())
+        while let index = stack.popLast() {
+            let node = tree.nodes[index]
+            let quantifier = translator.quantifier(index)
+            let repeats = quantifier == .zeroOrMore || quantifier == .oneOrMore
+            switch node.atom {
+            case .group(let children):
+                if quantifier == .one {
+                    stack.append(contentsOf: children.reversed())  // written in place, no parentheses
+                } else {
+                    runs.endRun()  // `(?:…)` and its quantifier: nothing in it is required in place
+                    repeatsAGroup = repeatsAGroup || repeats
+                }
+            case .characterSet(let set):
+                let characters = set.matchedCount
+                if set.matchesEndOfInput {
+                    // `\z`, or `(?:…|\z)`; quantified, `(?:\z)` or `(?:…|\z)` and the quantifier.
+                    if quantifier != .one {
+                        runs.endRun()
+                        repeatsAGroup = repeatsAGroup || repeats
+                    } else if characters == 0 {
+                        runs.endOfInput()
+                    } else {
+                        runs.giveUp()  // an alternation in place
+                    }
+                    continue
+                }
+                // `(?!)` with its quantifier is a group too.
+                if characters == 0 { repeatsAGroup = repeatsAGroup || repeats }
+                if let character = writtenCharacter(set), quantifier == .one || quantifier == .oneOrMore {
+                    runs.append(character)
+                    if quantifier == .oneOrMore { runs.endRun() }
+                } else {
+                    runs.endRun()
+                }
+            }
+        }
+        let ascii = pcre2Pattern(asciiSubject: true)
+        let unchanged = ascii.utf8.count == exact.utf8.count + 4 && ascii.utf8.dropFirst(4).elementsEqual(exact.utf8)
+        return runs.facts(repeatsAGroup: repeatsAGroup, asciiSubjectPattern: unchanged ? nil : ascii)
+    }
+
+    /// The one character ``appendSet(_:caseSensitive:dot:to:)`` writes for `set` as a literal (not a
+    /// class): a single code point, or under `(?i)` a letter and its other case (the lower-case one).
+    private func writtenCharacter(_ set: URLFilterCharacterSet) -> UInt8? {
+        let (low, high) = set.matchedMask
+        let count = low.nonzeroBitCount + high.nonzeroBitCount
+        let first = UInt8(low != 0 ? low.trailingZeroBitCount : 64 + high.trailingZeroBitCount)
+        if count == 1 { return first }
+        if count == 2 && !caseSensitive, let other = URLFilterCharacterSet.otherCase(first), set.hasMatched(other) {
+            return other
+        }
+        return nil
+    }
+
+    /// Whether the last of `terms` is written `\z` (an unquantified end of input and no character).
+    private func endsWithEndOfInput(_ terms: [Int]) -> Bool {
+        guard let last = terms.last, quantifier(last) == .one, case .characterSet(let set) = tree.nodes[last].atom
+        else { return false }
+        return set.matchesEndOfInput && set.matchedCount == 0
     }
 
     /// Appends `(?>D*?S)`: the dot-star term `star` made lazy, then the fixed-length run `fixed`, in an
@@ -114,10 +203,10 @@ struct Translator {
                 case .characterSet(let set):
                     let quantifier = quantifier(index)
                     if quantifier == .one || Self.isSingleAtom(set) {
-                        Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
+                        Self.appendSet(set, caseSensitive: caseSensitive, dot: asciiSubject, to: &out)
                     } else {
                         out.append(contentsOf: [0x28, 0x3F, 0x3A])  // (?:
-                        Self.appendSet(set, caseSensitive: caseSensitive, to: &out)
+                        Self.appendSet(set, caseSensitive: caseSensitive, dot: asciiSubject, to: &out)
                         out.append(0x29)
                     }
                     Self.appendQuantifier(quantifier, to: &out)
@@ -149,9 +238,10 @@ struct Translator {
         !(set.matchesEndOfInput && set.matchedCount == 0)
     }
 
-    /// PCRE2 text for one character set: `(?!)` for no character, a literal, a class; with end of
-    /// input, `\z` or `(?:…|\z)`.
-    static func appendSet(_ set: URLFilterCharacterSet, caseSensitive: Bool, to out: inout [UInt8]) {
+    /// PCRE2 text for one character set: `(?!)` for no character, a literal, a class (with `dot`, `.`
+    /// for code points 1–127, exact under `(?s)` on subjects of those bytes); with end of input, `\z`
+    /// or `(?:…|\z)`.
+    static func appendSet(_ set: URLFilterCharacterSet, caseSensitive: Bool, dot: Bool, to out: inout [UInt8]) {
         let (low, high) = set.matchedMask
         let count = low.nonzeroBitCount + high.nonzeroBitCount
         let endOfInput = set.matchesEndOfInput
@@ -171,6 +261,8 @@ struct Translator {
             set.hasMatched(other)
         {
             PCRE2Spelling.appendLiteral(other, to: &out)  // the lower-case letter; `(?i)` adds the other
+        } else if dot && count == 127 {
+            out.append(0x2E)  // .
         } else {
             PCRE2Spelling.appendClass(low: low, high: high, to: &out)
         }

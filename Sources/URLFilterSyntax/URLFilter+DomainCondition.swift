@@ -34,6 +34,13 @@ extension URLFilter {
         var result = URLFilterParseResult(status: .ok, errorSpan: nil)
         result.pcre2Pattern = String(decoding: pcre2, as: UTF8.self)
         result.requiredLiteral = String(decoding: required, as: UTF8.self)
+        // The same runs as the translator's facts: `://` then the host, or one run of both; the
+        // subdomain part is a repeated group.
+        var runs = MandatoryRunCollector(caseless: !caseSensitive)
+        for byte in scheme { runs.append(byte) }
+        if allowSubdomains { runs.endRun() }
+        for byte in lowered { runs.append(byte) }
+        result.searchFacts = runs.facts(repeatsAGroup: allowSubdomains, asciiSubjectPattern: nil)
         return result
     }
 

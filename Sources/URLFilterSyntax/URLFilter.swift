@@ -51,7 +51,9 @@ public struct URLFilter: Sendable, Hashable {
             result.terms = tree
             if parser.status == .ok {
                 let translation = Translator(tree: tree, caseSensitive: caseSensitive)
-                result.pcre2Pattern = translation.pcre2Pattern()
+                let pcre2 = translation.pcre2Pattern()
+                result.pcre2Pattern = pcre2
+                result.searchFacts = translation.searchFacts(exact: pcre2)
                 (result.requiredLiteral, result.plainLiteral) = translation.literals()
                 result.hostAnchorHead = PatternFacts.hostAnchorHead(tree, caseSensitive: caseSensitive)
             }
@@ -140,6 +142,9 @@ public struct URLFilterParseResult: Sendable, Hashable {
     /// `^[htpsw]+://([a-z0-9-]+\.)?`: the literal every matching URL holds right after the scheme's
     /// `://` or the first label's dot (lower-cased, possibly empty); `nil` otherwise.
     public var hostAnchorHead: String?
+    /// What a search for ``pcre2Pattern`` can be told in advance (``URLFilterSearchFacts``); nil unless
+    /// `status == .ok`.
+    public var searchFacts: URLFilterSearchFacts?
     /// The normalized terms (spec §3.4), for `ok` and `matchesEverything`.
     public var terms: URLFilterTermTree?
 

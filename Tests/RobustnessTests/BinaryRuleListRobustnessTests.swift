@@ -71,12 +71,13 @@ import Testing
         bytes[1] = 0x44
         #expect(throws: BinaryRuleListError.notARuleList) { try MappedRuleList(bytes: bytes) }
         bytes = Self.sample
-        #expect(BinaryRuleList.version == 5)
+        #expect(BinaryRuleList.version == 6)
         // Earlier and later versions, including version 2 (16-byte rules, 20-byte patterns), version 3
-        // (no host-anchored patterns) and version 4 (no host index), are refused.
-        for version: UInt8 in [9, 1, 2, 3, 4] {
+        // (no host-anchored patterns), version 4 (no host index) and version 5 (no search plans), are
+        // refused.
+        for version: UInt8 in [9, 1, 2, 3, 4, 5] {
             bytes[8] = version
-            #expect(throws: BinaryRuleListError.unsupportedVersion(found: UInt32(version), supported: 5)) {
+            #expect(throws: BinaryRuleListError.unsupportedVersion(found: UInt32(version), supported: 6)) {
                 try MappedRuleList(bytes: bytes)
             }
         }
@@ -94,6 +95,19 @@ import Testing
         #expect(
             BinaryRuleListError.unsupportedVersion(found: 1, supported: version).description
                 .contains("reads version \(version)"))
+    }
+
+    /// A file written by the version-5 writer (`Tests/Data/format/v5-sample.cbin`, compiled from
+    /// `v5-sample.json` by the build before version 6) is refused with the error naming both versions,
+    /// and the CLI says the same and exits 1.
+    @Test func aVersion5FileIsRefused() throws {
+        let path = TestData.repositoryRoot.appendingPathComponent("Tests/Data/format/v5-sample.cbin").path
+        #expect(throws: BinaryRuleListError.unsupportedVersion(found: 5, supported: BinaryRuleList.version)) {
+            try MappedRuleList(contentsOfFile: path)
+        }
+        let message = BinaryRuleListError.unsupportedVersion(found: 5, supported: BinaryRuleList.version).description
+        #expect(message.contains("version 5") && message.contains("version \(BinaryRuleList.version)"))
+        #expect(message.hasSuffix("compile the rule list again"))
     }
 
     /// The hostile case: bytes after the header changed and the checksum recomputed, so only the

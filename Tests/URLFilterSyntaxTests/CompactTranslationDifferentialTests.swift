@@ -8,9 +8,10 @@ import Testing
 /// The compact PCRE2 text must mean exactly what the former `\x{hh}` spelling meant: for every
 /// url-filter (and a sample of the domain conditions) of the bundled lists in `rules/` and of the shared
 /// corpus, both translations are compiled with PCRE2 and searched in many generated URLs. Also checks
-/// that `requiredLiteral` and every `PCRE2MandatoryLiterals` run are in every URL the pattern matches,
-/// and that the fast matcher's spelling for subjects of bytes 1–127 (`PCRE2ASCIISubject`) gives the same
-/// answer as the stored text on every such subject.
+/// that `requiredLiteral`, the search facts' runs, suffix and byte demand (`URLFilterSearchFacts`, what
+/// the fast matcher checks) and every run the independent text reading finds (`PCRE2MandatoryLiterals`)
+/// hold in every URL the pattern matches, and that the ASCII-subject spelling gives the same answer as
+/// the stored text on every subject of bytes 1–127.
 @Suite struct CompactTranslationDifferentialTests {
     /// Rule list files: `rules/**.json` of the repository (every url-filter in the slow tier, every
     /// tenth in the fast tier), then those of the shared corpus (slow tier, when present).
@@ -96,14 +97,12 @@ import Testing
                 continue  // only oversized patterns (error 120) fail; the compact one may then fit
             }
             new = try PCRE2Regex(compact, options: [])
-            // The fast matcher's spelling for subjects of bytes 1–127 (`PCRE2ASCIISubject`).
-            let ascii = try PCRE2ASCIISubject.pattern(for: compact, spelling: .urlFilter).map {
-                try PCRE2Regex($0, options: [])
-            }
+            // The fast matcher's spelling for subjects of bytes 1–127 and its prefilters.
+            let facts = try #require(result.searchFacts, "\(pattern)")
+            let ascii = try facts.asciiSubjectPattern.map { try PCRE2Regex($0, options: []) }
+            // Runs of one byte and more, read off the text.
             let mandatory = PCRE2MandatoryLiterals.analysis(
                 of: Array(compact.utf8), minimumLength: 1, limit: .max)
-            // The byte demand the fast matcher checks (its runs are those of 2 bytes or more).
-            let demand = PCRE2MandatoryLiterals.analysis(of: Array(compact.utf8), minimumLength: 2, limit: .max)
             checked += 1
             for subject in URLSamples.subjects(for: tree, caseSensitive: caseSensitive, using: &generator) {
                 let isMatch = subject.withUnsafeBufferPointer { new.matches($0, scratch: scratch) }
@@ -121,20 +120,22 @@ import Testing
                 }
                 if isMatch {
                     let haystack = mandatory.caseless ? subject.map(URLSamples.lowercased) : subject
-                    for run in mandatory.runs {
+                    for run in mandatory.runs + facts.mandatoryRuns {
                         #expect(
                             URLSamples.contains(haystack, run),
                             "\(compact): mandatory \(String(decoding: run, as: UTF8.self)) not in a match")
                     }
-                    let demanded = demand.caseless ? subject.map(URLSamples.lowercased) : subject
-                    for entry in demand.byteDemand {
+                    let demanded = facts.caseless ? subject.map(URLSamples.lowercased) : subject
+                    for entry in facts.byteDemand {
                         #expect(
                             demanded.count(where: { $0 == entry.byte }) >= entry.count,
                             "\(compact): a match holds \(UnicodeScalar(entry.byte)) fewer than \(entry.count) times")
                     }
-                    #expect(
-                        haystack.reversed().starts(with: mandatory.suffix.reversed()),
-                        "\(compact): a match does not end with \(String(decoding: mandatory.suffix, as: UTF8.self))")
+                    for suffix in [mandatory.suffix, facts.suffix] {
+                        #expect(
+                            haystack.reversed().starts(with: suffix.reversed()),
+                            "\(compact): a match does not end with \(String(decoding: suffix, as: UTF8.self))")
+                    }
                 }
                 if isMatch, let literal = result.requiredLiteral {
                     #expect(caseSensitive || literal == literal.lowercased(), "\(pattern)")

@@ -14,6 +14,7 @@ import URLFilterSyntax
         #expect(direct.requiredLiteral == parsed.requiredLiteral, "\(domain)")
         #expect(direct.plainLiteral == parsed.plainLiteral, "\(domain)")
         #expect(direct.isAnchoredAtStart == parsed.isAnchoredAtStart, "\(domain)")
+        #expect(direct.searchFacts == parsed.searchFacts, "\(domain)")
     }
 
     @Test func handPicked() {

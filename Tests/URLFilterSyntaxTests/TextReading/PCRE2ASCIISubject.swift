@@ -1,4 +1,6 @@
-/// A faster spelling of a url-filter's PCRE2 text for subjects whose bytes are all 1–127: canonical URL
+/// The tests' independent derivation of `URLFilterSearchFacts.asciiSubjectPattern` from the PCRE2 text
+/// (the translator writes that spelling itself; `SearchFactsTests` compares the two). A faster spelling
+/// of a url-filter's PCRE2 text for subjects whose bytes are all 1–127: canonical URL
 /// serializations are (the URL Standard percent-encodes every other byte, and NUL is a forbidden host
 /// code point), so the fast matcher searches them with this spelling.
 ///
@@ -23,15 +25,15 @@
 /// taken for the universal class.
 ///
 /// - Complexity: O(pattern length).
-public enum PCRE2ASCIISubject {
+enum PCRE2ASCIISubject {
     /// How the patterns to rewrite spell "any code point 1–127" and the skip over runs that contain
     /// other bytes: the translator's own spelling (`URLFilterSyntax.URLFilterPCRE2`), given by the
     /// caller so that it is written down once.
-    public struct Spelling: Sendable {
+    struct Spelling: Sendable {
         let universalClass: [UInt8]
         let skipOutsideRuns: [UInt8]
 
-        public init(universalClass: String, skipOutsideRuns: String) {
+        init(universalClass: String, skipOutsideRuns: String) {
             self.universalClass = Array(universalClass.utf8)
             self.skipOutsideRuns = Array(skipOutsideRuns.utf8)
         }
@@ -39,7 +41,7 @@ public enum PCRE2ASCIISubject {
 
     /// The text to search subjects of bytes 1–127 with, or nil when it would be `pattern` itself (no
     /// universal class, no skipping group).
-    public static func pattern(for pattern: String, spelling: Spelling) -> String? {
+    static func pattern(for pattern: String, spelling: Spelling) -> String? {
         let universalClass = spelling.universalClass
         let skipOutsideRuns = spelling.skipOutsideRuns
         let source = Array(pattern.utf8)

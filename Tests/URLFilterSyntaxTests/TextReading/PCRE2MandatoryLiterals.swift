@@ -1,9 +1,7 @@
-/// Literal strings that every match of a PCRE2 pattern contains, read off the pattern text.
-///
-/// A fast prefilter: when a subject lacks one of them, the pattern cannot match and no PCRE2 search is
-/// needed. The matcher uses it for the url-filter translations (`URLFilterSyntax.Translator`), whose
-/// searches otherwise step through the whole URL (`…[\x{01}-\x{7f}]*suffix` scans to the end and back)
-/// even when `suffix` is nowhere in it.
+/// Literal strings that every match of a PCRE2 pattern contains, read off the pattern text: the tests'
+/// independent reading of what `URLFilterSearchFacts` finds on the url-filter's terms
+/// (`SearchFactsTests` compares the two on every pattern of the bundled lists and the corpus). The
+/// matcher read these facts off the text itself before the binary format stored them.
 ///
 /// The reading is conservative: a run is reported only when the text certainly requires it. It follows
 /// the pattern at the top level and inside groups that are not quantified (their content is required
@@ -16,10 +14,10 @@
 /// (nothing between them) is also the suffix of every subject the pattern matches.
 ///
 /// - Complexity: O(pattern length) time and memory; no recursion (nesting depth is the input's).
-public enum PCRE2MandatoryLiterals {
+enum PCRE2MandatoryLiterals {
     /// The runs of at least `minimumLength` bytes every match contains, longest first, at most `limit`,
     /// and whether the pattern is caseless (`(?i)` at the start).
-    public static func runs(
+    static func runs(
         in pattern: [UInt8], minimumLength: Int = 3, limit: Int = 2
     ) -> (caseless: Bool, runs: [[UInt8]]) {
         let found = analysis(of: pattern, minimumLength: minimumLength, limit: limit)
@@ -27,36 +25,31 @@ public enum PCRE2MandatoryLiterals {
     }
 
     /// What ``analysis(of:minimumLength:limit:)`` reads off a pattern.
-    public struct Analysis: Sendable, Equatable {
+    struct Analysis: Sendable, Equatable {
         /// `(?i)` at the start: ``runs`` and ``suffix`` are lower-cased and must be looked for in the
         /// lower-cased subject.
-        public var caseless: Bool
+        var caseless: Bool
         /// Runs every match contains (see ``PCRE2MandatoryLiterals/runs(in:minimumLength:limit:)``).
-        public var runs: [[UInt8]]
+        var runs: [[UInt8]]
         /// A run every match ends the subject with: the run just before a `\z` the pattern requires
         /// (any length; empty when there is none).
-        public var suffix: [UInt8]
+        var suffix: [UInt8]
         /// How many times a byte occurs in the runs every match contains, runs of any length counted
         /// (they are pieces of one concatenation: distinct bytes of the match), ascending by byte; only
         /// the bytes of runs shorter than the minimum length, which ``runs`` leaves out (`.*.*.*x`,
         /// `.*a.*a.*a.*b`). A subject holding a byte fewer times cannot match (lower-cased, as the
         /// runs, when ``caseless``).
-        public var byteDemand: [ByteDemand]
+        var byteDemand: [ByteDemand]
     }
 
     /// A byte every match holds at least `count` times.
-    public struct ByteDemand: Sendable, Equatable {
-        public var byte: UInt8
-        public var count: Int32
-
-        public init(byte: UInt8, count: Int32) {
-            self.byte = byte
-            self.count = count
-        }
+    struct ByteDemand: Sendable, Equatable {
+        var byte: UInt8
+        var count: Int32
     }
 
     /// ``runs(in:minimumLength:limit:)`` and the literal suffix the subject must end with.
-    public static func analysis(of pattern: [UInt8], minimumLength: Int = 3, limit: Int = 2) -> Analysis {
+    static func analysis(of pattern: [UInt8], minimumLength: Int = 3, limit: Int = 2) -> Analysis {
         var index = 0
         var caseless = false
         if pattern.starts(with: Array("(?i)".utf8)) {

@@ -1,0 +1,47 @@
+import ContentRuleFormat
+import URLFilterSyntax
+
+/// The compiler's choices for how the matcher reaches and searches one pattern, from what the
+/// url-filter layer read off its terms.
+enum SearchPlanning {
+    /// The literal the matcher checks first and the literal index files the rule under
+    /// (``CompiledPattern/requiredLiteral``): the url-filter's required literal, lower-cased, none when
+    /// it is not ASCII. For a regex pattern that begins with WebKit's host anchor, the literal after
+    /// the anchor replaces one too short for the literal index's grams (as `://` for
+    /// `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`): the matcher checks it in place.
+    static func indexLiteral(_ parsed: URLFilterParseResult, isRegex: Bool) -> String? {
+        var chosen =
+            parsed.requiredLiteral.flatMap { text in
+                text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map(IndexHash.lowercased) : nil
+            } ?? []
+        if isRegex, chosen.count < IndexHash.gramLength, let head = parsed.hostAnchorHead, !head.isEmpty {
+            chosen = Array(head.utf8)
+        }
+        return chosen.isEmpty ? nil : String(decoding: chosen, as: UTF8.self)
+    }
+
+    /// The search plan of a pattern whose stored required literal is `indexLiteral`: of its mandatory
+    /// runs, the two longest that add something (not `://`, in nearly every URL; not, when caseless,
+    /// inside the required literal the matcher checks first), each cut to the format's 255 bytes (a
+    /// prefix of a run every match contains is one too); the suffix's last 255 bytes; the byte demand
+    /// counted in the lower-cased URL (both cases of a letter add up), each count at most 255.
+    static func plan(_ facts: URLFilterSearchFacts, indexLiteral: String?) -> RegexSearchPlan {
+        let limit = RegexSearchPlan.maximumLength
+        let required = Array((indexLiteral ?? "").utf8.prefix(limit))
+        let mandatory = facts.mandatoryRuns.filter { run in
+            run != schemeSeparator
+                && (!facts.caseless || !required.indices.contains { required[$0...].starts(with: run) })
+        }
+        .prefix(2).map { Array($0.prefix(limit)) }
+        var demand: [UInt8: Int] = [:]
+        for entry in facts.byteDemand { demand[IndexHash.lowercased(entry.byte), default: 0] += entry.count }
+        let byteDemand = demand.sorted { $0.key < $1.key }.map {
+            RegexSearchPlan.ByteDemand(byte: $0.key, count: UInt8(min($0.value, limit)))
+        }
+        return RegexSearchPlan(
+            asciiSubjectPattern: facts.asciiSubjectPattern, caseless: facts.caseless, mandatory: mandatory,
+            suffix: Array(facts.suffix.suffix(limit)), byteDemand: byteDemand, repeatsAGroup: facts.repeatsAGroup)
+    }
+
+    private static let schemeSeparator = Array("://".utf8)
+}
