@@ -99,12 +99,12 @@ struct PatternCompiler {
             let literal = parsed.plainLiteral.map {
                 LiteralPattern(text: $0.literal, anchoredAtStart: $0.anchoredAtStart, anchoredAtEnd: $0.anchoredAtEnd)
             }
-            let indexLiteral = SearchPlanning.indexLiteral(parsed, isRegex: literal == nil)
+            let (indexLiteral, hostAnchored) = SearchPlanning.indexLiteral(parsed, isRegex: literal == nil)
             let plan = parsed.searchFacts.map { SearchPlanning.plan($0, indexLiteral: indexLiteral) }
             return .success(
                 CompiledPattern(
                     source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive, literal: literal,
-                    requiredLiteral: indexLiteral, hostAnchorHead: parsed.hostAnchorHead, searchPlan: plan))
+                    requiredLiteral: indexLiteral, hostAnchored: hostAnchored, searchPlan: plan))
         default:
             return .failure(RuleListCompiler.PatternFailure(status: parsed.status))
         }

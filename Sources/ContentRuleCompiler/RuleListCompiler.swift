@@ -58,7 +58,10 @@ public enum RuleListCompiler {
                     sourceIndex: UInt32(parsed.index), urlFilter: patterns.urlFilter,
                     resourceTypes: trigger.resourceTypes, loadTypes: trigger.loadTypes,
                     loadContexts: trigger.loadContexts, requestMethod: trigger.requestMethod,
-                    condition: patterns.condition, actionSlot: slot))
+                    condition: patterns.condition, actionSlot: slot,
+                    entry: SearchPlanning.entry(
+                        urlFilter: patterns.urlFilter, condition: patterns.condition,
+                        requestMethod: trigger.requestMethod)))
         }
         let list = CompiledRuleList(
             rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,

@@ -1,4 +1,5 @@
 import ContentRuleFormat
+import ContentRuleModel
 import URLFilterSyntax
 
 /// The compiler's choices for how the matcher reaches and searches one pattern, from what the
@@ -9,15 +10,51 @@ enum SearchPlanning {
     /// it is not ASCII. For a regex pattern that begins with WebKit's host anchor, the literal after
     /// the anchor replaces one too short for the literal index's grams (as `://` for
     /// `^[htpsw]+://([a-z0-9-]+\.)?pw([/:&?].*)?$`): the matcher checks it in place.
-    static func indexLiteral(_ parsed: URLFilterParseResult, isRegex: Bool) -> String? {
+    ///
+    /// - Returns: the literal, and whether the pattern is host-anchored
+    ///   (``CompiledPattern/hostAnchored``): a regex pattern whose literal after the host anchor begins
+    ///   with the chosen literal (its first 255 bytes, what the format stores).
+    static func indexLiteral(_ parsed: URLFilterParseResult, isRegex: Bool) -> (literal: String?, hostAnchored: Bool) {
         var chosen =
             parsed.requiredLiteral.flatMap { text in
                 text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map(IndexHash.lowercased) : nil
             } ?? []
-        if isRegex, chosen.count < IndexHash.gramLength, let head = parsed.hostAnchorHead, !head.isEmpty {
-            chosen = Array(head.utf8)
+        let head = isRegex ? parsed.hostAnchorHead : nil
+        if let head, chosen.count < IndexHash.gramLength, !head.isEmpty { chosen = Array(head.utf8) }
+        let hostAnchored =
+            head.map { !chosen.isEmpty && $0.utf8.starts(with: chosen.prefix(RegexSearchPlan.maximumLength)) } ?? false
+        return (chosen.isEmpty ? nil : String(decoding: chosen, as: UTF8.self), hostAnchored)
+    }
+
+    /// How the fast matcher reaches a rule (``RuleEntry``): through its literal when it has one of a
+    /// gram's length or more (but not an `if-domain` rule's literal inside `https://` or `http://`, in
+    /// nearly every URL: its domains are the better way in); else through its `if-domain` entries;
+    /// a url-filter that matches everything is decided per top URL; a request-method or frame-URL
+    /// condition is checked on every request.
+    static func entry(
+        urlFilter: CompiledPattern, condition: CompiledCondition?, requestMethod: RequestMethod?
+    ) -> RuleEntry {
+        if let condition, requestMethod != nil || condition.kind.testsFrameURL { return .always }
+        if urlFilter.matchesEverything { return .universal }
+        let isIfDomain = condition?.kind == .ifDomain
+        let required = Array((urlFilter.requiredLiteral ?? "").utf8.prefix(RegexSearchPlan.maximumLength))
+        if required.count >= IndexHash.gramLength, !required.contains(0),
+            !(isIfDomain && isInNearlyEveryURL(required))
+        {
+            return .literal
         }
-        return chosen.isEmpty ? nil : String(decoding: chosen, as: UTF8.self)
+        return isIfDomain ? .domain : .always
+    }
+
+    /// The lower-cased prefixes every web URL begins with.
+    private static let schemePrefixes = [Array("https://".utf8), Array("http://".utf8)]
+
+    /// A literal inside `https://` or `http://` (`https://`, `http`, `tps:`…): its grams are in nearly
+    /// every URL, so an `if-domain` rule filed under it would be tried on every load.
+    private static func isInNearlyEveryURL(_ literal: [UInt8]) -> Bool {
+        schemePrefixes.contains { prefix in
+            prefix.indices.contains { prefix[$0...].starts(with: literal) }
+        }
     }
 
     /// The search plan of a pattern whose stored required literal is `indexLiteral`: of its mandatory

@@ -58,17 +58,8 @@ enum Layout {
 
     // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
     // method << 4, then pattern, condition + 1 (0 = none) and action slot in as few bits as their counts need.
-    enum Entry: UInt8 {
-        /// Filed in the literal index under a gram of its required literal, or (a host-anchored
-        /// pattern) in the host index under the beginning of its required literal.
-        case literal = 0
-        /// Reached through its `if-domain` entries (no usable literal).
-        case domain = 1
-        /// Checked on every request.
-        case always = 2
-        /// url-filter matches everything; decided once per top URL and flag combination.
-        case universal = 3
-    }
+    /// The entry field (``RuleEntry``, the compiler's choice).
+    typealias Entry = RuleEntry
 
     enum PatternKind: UInt8 {
         case everything = 0
@@ -84,7 +75,7 @@ enum Layout {
     static let patternCoded: UInt8 = 16
     /// The url-filter begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?` (a scheme of
     /// those letters, `://`, at most one label and its dot) followed by the required literal
-    /// (`CompiledPattern.hostAnchorHead`, from the url-filter's terms; regex patterns only).
+    /// (`CompiledPattern.hostAnchored`, decided by the compiler from the url-filter's terms; regex patterns only).
     static let patternHostAnchored: UInt8 = 32
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26,
     // u32 required offset, u32 required length (u8) | prefix template << 8 | suffix template << 20.

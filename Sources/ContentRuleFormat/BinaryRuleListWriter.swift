@@ -195,29 +195,16 @@ struct BinaryRuleListWriter {
         sections[.literalPostings] = postings
     }
 
-    /// How the fast matcher reaches a rule (see ``Layout/Entry``).
+    /// How the fast matcher reaches a rule: the compiler's ``CompiledRule/entry``, or ``RuleEntry/always``
+    /// (correct for every rule) when that way in does not fit what is stored: a literal entry needs a
+    /// stored literal of a gram's length without a NUL, a universal one a pattern that matches
+    /// everything, a domain one an `if-domain` condition.
     private static func entry(_ rule: CompiledRule, required: Range<Int>, in bytes: [UInt8]) -> Layout.Entry {
-        if let condition = rule.condition, rule.requestMethod != nil || condition.kind.testsFrameURL { return .always }
-        if rule.urlFilter.matchesEverything { return .universal }
-        let isIfDomain = rule.condition?.kind == .ifDomain
-        if required.count >= IndexHash.gramLength, !bytes[required].contains(0),
-            !(isIfDomain && Self.isInNearlyEveryURL(bytes[required]))
-        {
-            return .literal
-        }
-        if isIfDomain { return .domain }
-        return .always
-    }
-
-    /// The lower-cased prefixes every web URL begins with.
-    private static let schemePrefixes = [Array("https://".utf8), Array("http://".utf8)]
-
-    /// A required literal inside `https://` or `http://` (`https://`, `http`, `tps:`…): its grams are in
-    /// nearly every URL, so an `if-domain` rule filed under it would be tried on every load; through its
-    /// domains it is tried only where they match.
-    private static func isInNearlyEveryURL(_ literal: ArraySlice<UInt8>) -> Bool {
-        schemePrefixes.contains { prefix in
-            prefix.indices.contains { prefix[$0...].starts(with: literal) }
+        switch rule.entry {
+        case .literal where required.count >= IndexHash.gramLength && !bytes[required].contains(0): return .literal
+        case .universal where rule.urlFilter.matchesEverything: return .universal
+        case .domain where rule.condition?.kind == .ifDomain: return .domain
+        default: return .always
         }
     }
 
@@ -242,15 +229,10 @@ struct BinaryRuleListWriter {
         } else {
             text = pattern.pcre2Pattern ?? ""
         }
-        // The literal the compiler chose for the index and the first check (``CompiledPattern/requiredLiteral``).
-        // The pattern is host-anchored (``Layout/patternHostAnchored``) when that literal begins the
-        // literal after its host anchor.
+        // The literal the compiler chose for the index and the first check (``CompiledPattern/requiredLiteral``),
+        // and whether it follows the host anchor (``Layout/patternHostAnchored``).
         let stored = pattern.requiredLiteral.map { Array($0.utf8) } ?? []
-        if kind == .regex, let head = pattern.hostAnchorHead, !stored.isEmpty,
-            head.utf8.starts(with: stored.prefix(Layout.maximumRequiredLength))
-        {
-            flags |= Layout.patternHostAnchored
-        }
+        if kind == .regex && pattern.hostAnchored && !stored.isEmpty { flags |= Layout.patternHostAnchored }
         patterns.append(kind.rawValue)
         patterns.append(flags)
         patterns.append(u32: UInt32(text.utf8.count))

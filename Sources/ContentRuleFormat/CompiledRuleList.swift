@@ -16,16 +16,17 @@ public struct CompiledPattern: Sendable, Hashable {
     /// the pattern matches contains (or, for a host-anchored pattern, holds after the host anchor),
     /// lower-cased ASCII, chosen by the compiler; `nil` when there is none.
     public var requiredLiteral: String?
-    /// For a pattern that begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?`: the literal
-    /// right after it (lower-cased, possibly empty; `URLFilterParseResult.hostAnchorHead`); the
-    /// writer indexes such patterns by host.
-    public var hostAnchorHead: String?
+    /// The pattern begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells
+    /// ``requiredLiteral`` (`URLFilterParseResult.hostAnchorHead` begins with it): every URL it
+    /// matches holds that literal just after `://` or just after the first label and its dot. The
+    /// compiler decides it; the format files such a rule in the host index.
+    public var hostAnchored: Bool
     /// How the matcher searches ``pcre2Pattern`` (``RegexSearchPlan``); `nil` when it matches everything.
     public var searchPlan: RegexSearchPlan?
 
     public init(
         source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil,
-        requiredLiteral: String? = nil, hostAnchorHead: String? = nil, searchPlan: RegexSearchPlan? = nil
+        requiredLiteral: String? = nil, hostAnchored: Bool = false, searchPlan: RegexSearchPlan? = nil
     ) {
         self.searchPlan = searchPlan
         self.source = source
@@ -33,7 +34,7 @@ public struct CompiledPattern: Sendable, Hashable {
         self.caseSensitive = caseSensitive
         self.literal = literal
         self.requiredLiteral = requiredLiteral
-        self.hostAnchorHead = hostAnchorHead
+        self.hostAnchored = hostAnchored
     }
 
     public var matchesEverything: Bool { pcre2Pattern == nil }
@@ -88,6 +89,20 @@ public struct RegexSearchPlan: Sendable, Hashable {
     }
 }
 
+/// How the fast matcher reaches a rule (the RULE record's entry field).
+public enum RuleEntry: UInt8, Sendable, Hashable {
+    /// Filed in the literal index under a 4-byte gram of its required literal, or, for a host-anchored
+    /// pattern, in the host index under the beginning of that literal. Needs a required literal of at
+    /// least 4 bytes without a NUL.
+    case literal = 0
+    /// Reached through its `if-domain` entries (no usable literal).
+    case domain = 1
+    /// Checked on every request.
+    case always = 2
+    /// The url-filter matches every URL: decided once per top URL and flag combination.
+    case universal = 3
+}
+
 /// A pattern that is a plain string, possibly anchored at the start (`^`) or end (`$`) of the URL.
 public struct LiteralPattern: Sendable, Hashable {
     public var text: String
@@ -123,11 +138,15 @@ public struct CompiledRule: Sendable, Hashable {
     public var condition: CompiledCondition?
     /// Index into ``CompiledRuleList/actionSlots``.
     public var actionSlot: UInt32
+    /// How the fast matcher reaches the rule, decided by the compiler.
+    public var entry: RuleEntry
 
     public init(
         sourceIndex: UInt32, urlFilter: CompiledPattern, resourceTypes: ResourceType, loadTypes: LoadTypes,
-        loadContexts: LoadContexts, requestMethod: RequestMethod?, condition: CompiledCondition?, actionSlot: UInt32
+        loadContexts: LoadContexts, requestMethod: RequestMethod?, condition: CompiledCondition?, actionSlot: UInt32,
+        entry: RuleEntry
     ) {
+        self.entry = entry
         self.sourceIndex = sourceIndex
         self.urlFilter = urlFilter
         self.resourceTypes = resourceTypes
