@@ -118,14 +118,14 @@ enum Layout {
     static let actionEndMask: UInt32 = 0x0FFF_FFFF
 
     /// LGRM value with this bit set: the gram's only rule, held in the slot (no LPST list).
-    static let inlinePosting: UInt32 = 0x8000_0000
+    static let inlinePosting = IndexHash.inlinePosting
     // Postings of the literal index: ``IndexHash/postingRuleMask``, ``IndexHash/neighbourCodeShift``.
 
     // HGRM slot (4 bytes): check byte << 24 | value (23 bits) | hostInlinePosting; 0 = empty (a used
     // slot's check byte is never 0). The value is the key's only rule (with the flag) or an LPST offset.
-    static let hostCheckShift: UInt32 = 24
-    static let hostInlinePosting: UInt32 = 0x80_0000
-    static let hostValueMask: UInt32 = 0x7F_FFFF
+    static let hostCheckShift = IndexHash.hostCheckShift
+    static let hostInlinePosting = IndexHash.hostInlinePosting
+    static let hostValueMask = IndexHash.hostValueMask
 
     /// `ActionType.allCases` and `TriggerCondition.Kind.allCases`, made once (`allCases` builds a new array per call).
     static let actionTypes = ActionType.allCases
@@ -178,9 +178,9 @@ enum Layout {
 /// then the pattern id, condition + 1 and action slot, as `u16`s (9-byte records) when every pattern id,
 /// condition + 1 and slot fits in 16 bits, else as `u24`s (12-byte records). Two fixed layouts, so that
 /// a record is read with constant shifts (one predictable branch).
-@usableFromInline struct RuleLayout: Sendable {
+@usableFromInline package struct RuleLayout: Sendable {
     /// 9 (compact) or 12.
-    @usableFromInline let size: Int
+    @usableFromInline package let size: Int
     /// Bit offsets of the fields in the record (pattern, condition + 1, slot), for the writer.
     var positions: (pattern: Int, condition: Int, slot: Int) { size == 9 ? (24, 40, 56) : (24, 48, 72) }
 
@@ -197,7 +197,7 @@ enum Layout {
 /// the record size): 6-byte records (`u24` text end, `u24` postings end | flags << 21) when every text
 /// end fits in 24 bits and every postings end in 21, else 8-byte records (`u32` text end, `u32` postings
 /// end | flags << 29).
-@usableFromInline struct DomainLayout: Sendable {
+@usableFromInline package struct DomainLayout: Sendable {
     /// 6 (compact) or 8.
     @usableFromInline let size: Int
     /// Position of the flags in the second field; the postings end fills the bits below.
@@ -237,7 +237,7 @@ public enum IndexHash {
         UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 
-    @inline(__always) public static func gramSlot(_ gram: UInt32) -> Int {
+    @inlinable @inline(__always) public static func gramSlot(_ gram: UInt32) -> Int {
         Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32)
     }
 
@@ -248,7 +248,7 @@ public enum IndexHash {
     /// The gram's bit in the gram filter (a hash independent of ``gramSlot(_:)``): the top 20 bits of
     /// the 32-bit product with an odd constant (multiplicative hashing; one multiply by an immediate).
     /// The filter is built on open, not stored: this hash is not part of the file format.
-    @inline(__always) static func gramFilterBit(_ gram: UInt32) -> Int {
+    @inlinable @inline(__always) package static func gramFilterBit(_ gram: UInt32) -> Int {
         Int(truncatingIfNeeded: (gram &* 0x85EB_CA77) >> 12)
     }
 
@@ -295,7 +295,7 @@ public enum IndexHash {
     /// The host index's hash of `length` bytes (4, 8, 16 or 24) read as little-endian words: `first`
     /// (8 bytes, or 4 zero-extended), `second` (bytes 8–15, else 0), `third` (bytes 16–23, else 0).
     /// Its slot is `hash >> 32` masked, its check byte the low byte (1 when that is 0).
-    @inline(__always) public static func hostKey(
+    @inlinable @inline(__always) public static func hostKey(
         _ first: UInt64, _ second: UInt64, _ third: UInt64, length: Int
     ) -> UInt64 {
         var hash =
@@ -307,10 +307,19 @@ public enum IndexHash {
     }
 
     /// The HGRM check byte of a ``hostKey(_:_:_:length:)`` hash, in place (never 0).
-    @inline(__always) public static func hostCheck(_ hash: UInt64) -> UInt32 {
+    @inlinable @inline(__always) public static func hostCheck(_ hash: UInt64) -> UInt32 {
         let low = UInt32(truncatingIfNeeded: hash) & 0xFF
-        return (low | (low == 0 ? 1 : 0)) << Layout.hostCheckShift
+        return (low | (low == 0 ? 1 : 0)) << hostCheckShift
     }
+
+    /// LGRM value with this bit set: the gram's only rule (with its neighbour code), held in the slot
+    /// (no LPST list).
+    @inlinable package static var inlinePosting: UInt32 { 0x8000_0000 }
+    /// HGRM slot: check byte << this | value (23 bits) | ``hostInlinePosting``; 0 = empty.
+    @inlinable package static var hostCheckShift: UInt32 { 24 }
+    /// HGRM value with this bit set: the key's only rule, in the slot (else an LPST offset).
+    @inlinable package static var hostInlinePosting: UInt32 { 0x80_0000 }
+    @inlinable package static var hostValueMask: UInt32 { 0x7F_FFFF }
 
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
     @inline(__always) public static func domain(

@@ -26,8 +26,8 @@ public enum FileLoading: Sendable {
 /// Immutable and `Sendable`. Layout: `Documentation/BinaryFormat.md`.
 public final class MappedRuleList: Sendable {
     let storage: RawStorage
-    @usableFromInline let bytes: RawBytes
-    @usableFromInline let sections: SectionOffsets
+    @usableFromInline package let bytes: RawBytes
+    @usableFromInline package let sections: SectionOffsets
     /// Size of the file in bytes.
     public let byteCount: Int
     /// Number of elements of the source JSON array.
@@ -49,7 +49,7 @@ public final class MappedRuleList: Sendable {
     /// instead of a probe sequence. Read through ``gramFilter``.
     private let gramFilterStorage: RawStorage
     /// ``gramFilterStorage``'s bits.
-    let gramFilter: RawBytes
+    package let gramFilter: RawBytes
 
     /// Maps (or, with ``FileLoading/copied``, reads) and validates the file at `path`.
     /// - Throws: ``BinaryRuleListError``: I/O errors, wrong signature or version, damage.
@@ -123,38 +123,38 @@ public final class MappedRuleList: Sendable {
 }
 
 /// Where each section starts and how many elements it has (validated by `init`).
-@usableFromInline struct SectionOffsets: Sendable {
-    @usableFromInline struct Section: Sendable {
-        @usableFromInline var offset: Int
-        @usableFromInline var count: Int
+@usableFromInline package struct SectionOffsets: Sendable {
+    @usableFromInline package struct Section: Sendable {
+        @usableFromInline package var offset: Int
+        @usableFromInline package var count: Int
     }
     @usableFromInline var meta = 0
-    @usableFromInline var strings = Section(offset: 0, count: 0)
-    @usableFromInline var rules = Section(offset: 0, count: 0)
-    @usableFromInline var removedSources = Section(offset: 0, count: 0)
-    @usableFromInline var patterns = Section(offset: 0, count: 0)
-    @usableFromInline var conditions = Section(offset: 0, count: 0)
-    @usableFromInline var conditionEntries = Section(offset: 0, count: 0)
-    @usableFromInline var domains = Section(offset: 0, count: 0)
-    @usableFromInline var domainHash = Section(offset: 0, count: 0)
-    @usableFromInline var domainPostings = Section(offset: 0, count: 0)
-    @usableFromInline var domainFallbacks = Section(offset: 0, count: 0)
-    @usableFromInline var topURLRules = Section(offset: 0, count: 0)
-    @usableFromInline var literalHash = Section(offset: 0, count: 0)
-    @usableFromInline var literalPostings = Section(offset: 0, count: 0)
-    @usableFromInline var hostHash = Section(offset: 0, count: 0)
-    @usableFromInline var alwaysChecked = Section(offset: 0, count: 0)
-    @usableFromInline var universal = Section(offset: 0, count: 0)
-    @usableFromInline var actions = Section(offset: 0, count: 0)
-    @usableFromInline var actionPayloads = Section(offset: 0, count: 0)
-    @usableFromInline var templates = Section(offset: 0, count: 0)
-    @usableFromInline var searchPlans = Section(offset: 0, count: 0)
-    @usableFromInline var domainRepeats = Section(offset: 0, count: 0)
-    @usableFromInline var selectorSymbols = Section(offset: 0, count: 0)
+    @usableFromInline package var strings = Section(offset: 0, count: 0)
+    @usableFromInline package var rules = Section(offset: 0, count: 0)
+    @usableFromInline package var removedSources = Section(offset: 0, count: 0)
+    @usableFromInline package var patterns = Section(offset: 0, count: 0)
+    @usableFromInline package var conditions = Section(offset: 0, count: 0)
+    @usableFromInline package var conditionEntries = Section(offset: 0, count: 0)
+    @usableFromInline package var domains = Section(offset: 0, count: 0)
+    @usableFromInline package var domainHash = Section(offset: 0, count: 0)
+    @usableFromInline package var domainPostings = Section(offset: 0, count: 0)
+    @usableFromInline package var domainFallbacks = Section(offset: 0, count: 0)
+    @usableFromInline package var topURLRules = Section(offset: 0, count: 0)
+    @usableFromInline package var literalHash = Section(offset: 0, count: 0)
+    @usableFromInline package var literalPostings = Section(offset: 0, count: 0)
+    @usableFromInline package var hostHash = Section(offset: 0, count: 0)
+    @usableFromInline package var alwaysChecked = Section(offset: 0, count: 0)
+    @usableFromInline package var universal = Section(offset: 0, count: 0)
+    @usableFromInline package var actions = Section(offset: 0, count: 0)
+    @usableFromInline package var actionPayloads = Section(offset: 0, count: 0)
+    @usableFromInline package var templates = Section(offset: 0, count: 0)
+    @usableFromInline package var searchPlans = Section(offset: 0, count: 0)
+    @usableFromInline package var domainRepeats = Section(offset: 0, count: 0)
+    @usableFromInline package var selectorSymbols = Section(offset: 0, count: 0)
     /// From the META counts (each is checked against ``Layout/maximumCount`` before a rule is read).
-    @usableFromInline var ruleLayout = RuleLayout(patterns: 0, conditions: 0, slots: 0)
+    @usableFromInline package var ruleLayout = RuleLayout(patterns: 0, conditions: 0, slots: 0)
     /// From the size of DOMS and the META domain count.
-    @usableFromInline var domainLayout = DomainLayout(size: 8)
+    @usableFromInline package var domainLayout = DomainLayout(size: 8)
 
     /// Checks the signature, the version, the header and file sizes, that the reserved header bytes
     /// are 0 (the checksum does not cover the header) and that the section table fits.

@@ -152,37 +152,15 @@ extension UnsafeMutableBufferPointer where Element == UInt8 {
     }
 }
 
-/// A zeroed power-of-two table of `u64` words in temporary (stack) storage, for one scan: every index is
-/// masked to the table, so no access leaves it.
-struct ScratchWords {
-    private let base: UnsafeMutablePointer<UInt64>
-    private let mask: Int
-
-    /// Word `index & (count - 1)`.
-    @inline(__always) subscript(index: Int) -> UInt64 {
-        get { base[index & mask] }
-        nonmutating set { base[index & mask] = newValue }
-    }
-
-    /// Calls `body` with `count` (a power of two) zeroed words, valid during the call.
-    @inline(__always) static func with<Result>(count: Int, _ body: (ScratchWords) -> Result) -> Result {
-        precondition(count > 0 && count & (count - 1) == 0, "a power of two")
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
-            words.initialize(repeating: 0)
-            return body(ScratchWords(base: words.baseAddress.unsafelyUnwrapped, mask: count - 1))
-        }
-    }
-}
-
 /// A read-only little-endian view of `count` bytes at `base`.
 ///
 /// Loads do **not** check bounds in release builds: the reader (``MappedRuleList``) validates every
 /// offset once, on load, before any load here can use it. Debug builds assert every load's bounds, so
 /// the debug test suite and every fuzz run check that argument: an offset the validator let through
 /// that leaves the file stops there.
-@usableFromInline struct RawBytes: @unchecked Sendable {
-    @usableFromInline let base: UnsafeRawPointer
-    @usableFromInline let count: Int
+@usableFromInline package struct RawBytes: @unchecked Sendable {
+    @usableFromInline package let base: UnsafeRawPointer
+    @usableFromInline package let count: Int
 
     @usableFromInline init(base: UnsafeRawPointer, count: Int) {
         self.base = base
@@ -190,40 +168,40 @@ struct ScratchWords {
     }
 
     /// Debug builds: traps unless `width` bytes at `offset` are inside the view.
-    @inlinable @inline(__always) func checkBounds(_ offset: Int, _ width: Int) {
+    @inlinable @inline(__always) package func checkBounds(_ offset: Int, _ width: Int) {
         assert(offset >= 0 && width >= 0 && offset <= count - width, "read of \(width) bytes at \(offset) of \(count)")
     }
 
-    @inlinable @inline(__always) func u8(_ offset: Int) -> UInt8 {
+    @inlinable @inline(__always) package func u8(_ offset: Int) -> UInt8 {
         checkBounds(offset, 1)
         return base.load(fromByteOffset: offset, as: UInt8.self)
     }
-    @inlinable @inline(__always) func u16(_ offset: Int) -> UInt16 {
+    @inlinable @inline(__always) package func u16(_ offset: Int) -> UInt16 {
         checkBounds(offset, 2)
         return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
-    @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
+    @inlinable @inline(__always) package func u32(_ offset: Int) -> UInt32 {
         checkBounds(offset, 4)
         return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
     /// A 3-byte little-endian value (two loads: the byte after it may be past the end of the file).
-    @inlinable @inline(__always) func u24(_ offset: Int) -> UInt32 {
+    @inlinable @inline(__always) package func u24(_ offset: Int) -> UInt32 {
         UInt32(u16(offset)) | UInt32(u8(offset + 2)) << 16
     }
-    @inlinable @inline(__always) func u64(_ offset: Int) -> UInt64 {
+    @inlinable @inline(__always) package func u64(_ offset: Int) -> UInt64 {
         checkBounds(offset, 8)
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     /// Bit `index` of the `u64` words from the start (bit `index & 63` of word `index >> 6`, native
     /// byte order): one load.
-    @inlinable @inline(__always) func bit(_ index: Int) -> Bool {
+    @inlinable @inline(__always) package func bit(_ index: Int) -> Bool {
         checkBounds((index &>> 6) &<< 3, 8)
         return base.load(fromByteOffset: (index &>> 6) &<< 3, as: UInt64.self)
             &>> UInt64(truncatingIfNeeded: index & 63) & 1
             != 0
     }
     /// `count` bytes starting at `offset`.
-    @inlinable @inline(__always) func buffer(_ offset: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) package func buffer(_ offset: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
         checkBounds(offset, count)
         return UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
     }

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import ContentRuleFormat
+@testable import ContentRuleMatcher
 
 /// The literal scan's set of slots already taken must answer like a `Set`: inline slots, the 64-bit
 /// filter (slots sharing their low 6 bits) and the hash set behind them.
