@@ -42,8 +42,8 @@ enum Layout {
             switch self {
             case .meta: return 32
             case .strings, .actionPayloads, .selectorSymbols, .rules: return 1
-            case .patterns, .searchPlans: return 16
-            case .literalHash, .domainFallbacks, .templates: return 8
+            case .patterns: return 16
+            case .literalHash, .domainFallbacks, .templates, .searchPlans: return 8
             case .domains: return 2
             case .conditionEntries, .domainHash, .domainPostings: return 3
             default: return 4
@@ -84,18 +84,23 @@ enum Layout {
     static let noTemplate: UInt32 = 0xFFF
     static let maximumRequiredLength = 0xFF
 
-    // SRCH record (16 bytes, one per PATS record): u32 ASCII-subject text offset, u32 its length (24
-    // bits) | flags << 24, u32 prefilter offset, u32 prefilter length; offsets into STRS. The prefilter:
-    // u8 run count (≤ 2), each run as u8 length and bytes, u8 suffix length and bytes, u8 byte-demand
-    // count and (u8 byte, u8 count) pairs. All zero for a pattern that is not PCRE2 text.
+    // SRCH record (8 bytes, one per PATS record): u32 flags (8 bits) | the ASCII-subject text's prefix
+    // template << 8 | suffix template << 20 (12 bits each, 0xFFF none); u32 offset in STRS of the plan's
+    // bytes: when the ASCII-subject text has its own part (flag 2 without 64), a string reference (u32
+    // offset, u32 length) to it; then the prefilter: u8 run count (≤ 2), each run as u8 length and
+    // bytes, u8 suffix length and bytes, u8 byte-demand count and (u8 byte, u8 count) pairs. Both words
+    // 0 for a pattern that is not PCRE2 text.
     static let searchPlanned: UInt32 = 1
     static let searchASCIISubject: UInt32 = 2
-    /// The ASCII-subject text is coded with the PCRE2 ``SymbolTable``.
+    /// The ASCII-subject text's own part is coded with the PCRE2 ``SymbolTable``.
     static let searchASCIICoded: UInt32 = 4
     static let searchCaseless: UInt32 = 8
     static let searchRepeatsAGroup: UInt32 = 16
-    static let searchFlagShift: UInt32 = 24
-    static let searchLengthMask: UInt32 = 0xFF_FFFF
+    /// The ASCII-subject text's own part spells each `\.` as `.` (as PATS flag 8).
+    static let searchASCIIDotsUnescaped: UInt32 = 32
+    /// The ASCII-subject text's own part is its pattern's own part in PATS (and coded as it is).
+    static let searchASCIIInPattern: UInt32 = 64
+    static let searchTemplateShift: UInt32 = 8
 
     // DRPT: u32 ids, ascending, of the domain entries stored as PCRE2 text that repeats a group.
 

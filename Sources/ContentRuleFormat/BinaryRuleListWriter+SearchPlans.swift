@@ -2,38 +2,72 @@
 // (``RegexSearchPlan``), stored so that no reader analyses pattern text.
 
 extension BinaryRuleListWriter {
-    /// SRCH (one record per pattern, in id order) and DRPT. The ASCII-subject spellings are coded with
-    /// the PCRE2 texts' symbol table `symbols` when that makes them shorter.
-    mutating func writeSearchPlans(_ symbols: SymbolTable) {
+    /// A text stored between a prefix and a suffix template: its own part (with each `\\.` spelled `.`
+    /// when `dotsUnescaped`), the template ids (prefix | suffix << 12, ``Layout/noTemplate`` for none), and
+    /// whether the part is the same bytes as its pattern's in PATS.
+    struct StoredText {
+        var middle: ArraySlice<UInt8>
+        var dotsUnescaped: Bool
+        var templates: UInt32
+        var sameAsPattern: Bool
+    }
+
+    /// The part of the text at `range` between the templates `split` chose, and their ids (prefix |
+    /// suffix << 12; ``Layout/noTemplate`` for none, and both none when the cuts overlap).
+    static func cut(_ range: Range<Int>, _ split: PatternTemplates.Split?) -> (Range<Int>, UInt32) {
+        let none = Layout.noTemplate | Layout.noTemplate << 12
+        guard let split else { return (range, none) }
+        let from = split.prefix == nil ? 0 : split.prefixEnd
+        let to = split.suffix == nil ? range.count : split.suffixStart
+        guard from <= to else { return (range, none) }
+        let prefix = split.prefix.map { UInt32($0) } ?? Layout.noTemplate
+        let suffix = split.suffix.map { UInt32($0) } ?? Layout.noTemplate
+        return ((range.lowerBound + from)..<(range.lowerBound + to), prefix | suffix << 12)
+    }
+
+    /// SRCH (one record per pattern, in id order) and DRPT. An ASCII-subject text is stored like a
+    /// PCRE2 text, between templates (`asciiTexts`, cut by ``writePatterns()``); its own part is
+    /// coded with the PCRE2 texts' symbol table `symbols` when that makes it shorter, and not stored
+    /// again when it is its pattern's own part in PATS.
+    mutating func writeSearchPlans(_ symbols: SymbolTable, asciiTexts: [Int: StoredText]) {
         var records = ByteWriter()
         records.reserve(searchPlans.count * Layout.Tag.searchPlans.elementSize)
-        for plan in searchPlans {
+        for (id, plan) in searchPlans.enumerated() {
             guard let plan else {
-                for _ in 0..<4 { records.u32(0) }
+                records.u32(0)
+                records.u32(0)
                 continue
             }
             var flags = Layout.searchPlanned
             if plan.caseless { flags |= Layout.searchCaseless }
             if plan.repeatsAGroup { flags |= Layout.searchRepeatsAGroup }
-            var ascii: (offset: UInt32, length: UInt32) = (0, 0)
-            if let text = plan.asciiSubjectPattern {
+            var templateIDs = Layout.noTemplate | Layout.noTemplate << 12
+            var blob: [UInt8] = []
+            if let ascii = asciiTexts[id] {
                 flags |= Layout.searchASCIISubject
-                var stored = Array(text.utf8)
-                let coded = symbols.encode(stored)
-                if coded.count < stored.count {
-                    stored = coded
-                    flags |= Layout.searchASCIICoded
+                templateIDs = ascii.templates
+                if ascii.dotsUnescaped { flags |= Layout.searchASCIIDotsUnescaped }
+                if ascii.sameAsPattern {
+                    flags |= Layout.searchASCIIInPattern
+                } else {
+                    var stored = Array(ascii.middle)
+                    let coded = symbols.encode(stored)
+                    if coded.count < stored.count {
+                        stored = coded
+                        flags |= Layout.searchASCIICoded
+                    }
+                    let (offset, length) = strings.add(stored[...])
+                    require(
+                        length <= Layout.maximumTextLength,
+                        "a url-filter of \(length) bytes (at most \(Layout.maximumTextLength))")
+                    for word in [offset, length] {
+                        blob += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: word >> $0) }
+                    }
                 }
-                ascii = strings.add(stored[...])
-                require(
-                    ascii.length <= Layout.searchLengthMask,
-                    "a url-filter of \(ascii.length) bytes (at most \(Layout.searchLengthMask))")
             }
-            let prefilter = strings.add(Self.prefilterBytes(plan)[...])
-            records.u32(ascii.offset)
-            records.u32(ascii.length & Layout.searchLengthMask | flags << Layout.searchFlagShift)
-            records.u32(prefilter.0)
-            records.u32(prefilter.1)
+            blob += Self.prefilterBytes(plan)
+            records.u32(flags | templateIDs << Layout.searchTemplateShift)
+            records.u32(strings.add(blob[...]).0)
         }
         sections[.searchPlans] = records.bytes
         var repeats = ByteWriter()

@@ -274,11 +274,22 @@ struct BinaryRuleListWriter {
     private mutating func writePatterns() {
         let bytes = patterns.bytes
         hostAnchored = [Bool](repeating: false, count: patterns.count)
-        let regexTexts = (0..<patterns.count).filter {
+        let regexIDs = (0..<patterns.count).filter {
             bytes[patterns.range($0).lowerBound] == Layout.PatternKind.regex.rawValue
         }
-        .map { textRange($0) }
-        let (chosen, splits) = PatternTemplates.choose(bytes, regexTexts)
+        // The texts that share templates: every PCRE2 text, then every ASCII-subject text (SRCH), which
+        // mostly differs from its PCRE2 text only in the templates' parts.
+        var texts = bytes
+        var ranges = regexIDs.map { textRange($0) }
+        var asciiIDs: [Int] = []
+        for id in regexIDs {
+            guard let ascii = searchPlans[id]?.asciiSubjectPattern else { continue }
+            let start = texts.count
+            texts += ascii.utf8
+            ranges.append(start..<texts.count)
+            asciiIDs.append(id)
+        }
+        let (chosen, splits) = PatternTemplates.choose(texts, ranges)
         var templates = ByteWriter()
         for template in chosen {
             let (offset, length) = strings.add(template)
@@ -294,18 +305,9 @@ struct BinaryRuleListWriter {
             let start = patterns.range(id).lowerBound
             let kind = bytes[start]
             var text = textRange(id)
-            var prefixID = Layout.noTemplate
-            var suffixID = Layout.noTemplate
+            var templateIDs = Layout.noTemplate | Layout.noTemplate << 12
             if kind == Layout.PatternKind.regex.rawValue {
-                if let split = splits[regexIndex] {
-                    let from = split.prefix == nil ? 0 : split.prefixEnd
-                    let to = split.suffix == nil ? text.count : split.suffixStart
-                    if from <= to {
-                        prefixID = split.prefix.map { UInt32($0) } ?? Layout.noTemplate
-                        suffixID = split.suffix.map { UInt32($0) } ?? Layout.noTemplate
-                        text = (text.lowerBound + from)..<(text.lowerBound + to)
-                    }
-                }
+                (text, templateIDs) = Self.cut(text, splits[regexIndex])
                 regexIndex += 1
             }
             var flags = bytes[start + 1]
@@ -315,7 +317,21 @@ struct BinaryRuleListWriter {
                 stored = unescaped[...]
                 flags |= Layout.patternDotsUnescaped
             }
-            fields.append((kind, flags, stored, prefixID << 8 | suffixID << 20))
+            fields.append((kind, flags, stored, templateIDs << 8))
+        }
+        var asciiTexts: [Int: StoredText] = [:]
+        for (position, id) in asciiIDs.enumerated() {
+            let (range, templateIDs) = Self.cut(ranges[regexIDs.count + position], splits[regexIDs.count + position])
+            let unescaped = Self.unescapedDots(texts[range])
+            asciiTexts[id] = StoredText(
+                middle: unescaped?[...] ?? texts[range], dotsUnescaped: unescaped != nil, templates: templateIDs,
+                sameAsPattern: false)
+            // The same bytes as the PCRE2 text's own part: the reader takes that part (PATS).
+            if asciiTexts[id]!.middle.elementsEqual(fields[id].stored),
+                asciiTexts[id]!.dotsUnescaped == (fields[id].flags & Layout.patternDotsUnescaped != 0)
+            {
+                asciiTexts[id]!.sameAsPattern = true
+            }
         }
         let codable = fields.indices.filter {
             fields[$0].kind == Layout.PatternKind.regex.rawValue && !fields[$0].stored.elementsEqual(required($0))
@@ -328,7 +344,7 @@ struct BinaryRuleListWriter {
             fields[id].flags |= Layout.patternCoded
         }
         symbolTables.append(contentsOf: symbols.section)
-        writeSearchPlans(symbols)
+        writeSearchPlans(symbols, asciiTexts: asciiTexts)
         var records = ByteWriter()
         records.reserve(patterns.count * Layout.Tag.patterns.elementSize)
         for (id, field) in fields.enumerated() {

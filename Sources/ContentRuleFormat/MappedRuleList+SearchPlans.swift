@@ -8,29 +8,35 @@ extension MappedRuleList {
     /// - Complexity: O(size of the plan and of the ASCII-subject text).
     public func searchPlan(_ id: Int) -> RegexSearchPlan? {
         let record = sections.searchPlans.offset + id * Layout.Tag.searchPlans.elementSize
-        let packed = bytes.u32(record + 4)
-        let flags = packed >> Layout.searchFlagShift
+        let word = bytes.u32(record)
+        let flags = word & 0xFF
         guard flags & Layout.searchPlanned != 0 else { return nil }
+        // The validator parsed the plan's bytes: every length is inside STRS.
+        var at = sections.strings.offset + Int(bytes.u32(record + 4))
         var ascii: String?
         if flags & Layout.searchASCIISubject != 0 {
-            let offset = sections.strings.offset + Int(bytes.u32(record))
-            let length = Int(packed & Layout.searchLengthMask)
-            let text =
-                flags & Layout.searchASCIICoded != 0
-                ? bytes.symbolDecodedBytes(
-                    offset, length, table: sections.selectorSymbols.offset + SymbolTable.byteCount)
-                : bytes.array(offset, length)
-            ascii = String(decoding: text, as: UTF8.self)
+            let templates = word >> Layout.searchTemplateShift
+            let dots = flags & Layout.searchASCIIDotsUnescaped != 0
+            if flags & Layout.searchASCIIInPattern != 0 {
+                let pattern = pattern(id)
+                ascii = assembledText(
+                    templates: templates, at: sections.strings.offset + Int(bytes.u32(patternRecord(id))),
+                    count: pattern.text.count, coded: pattern.coded, dotsUnescaped: dots)
+            } else {
+                ascii = assembledText(
+                    templates: templates, at: sections.strings.offset + Int(bytes.u32(at)),
+                    count: Int(bytes.u32(at + 4)), coded: flags & Layout.searchASCIICoded != 0, dotsUnescaped: dots)
+                at += 8
+            }
         }
-        let prefilter = bytes.array(
-            sections.strings.offset + Int(bytes.u32(record + 8)), Int(bytes.u32(record + 12)))
-        // The validator parsed it: every length is inside.
-        var index = 0
+        func byte() -> Int {
+            defer { at += 1 }
+            return Int(bytes.u8(at))
+        }
         func take(_ count: Int) -> [UInt8] {
-            defer { index += count }
-            return Array(prefilter[index..<(index + count)])
+            defer { at += count }
+            return bytes.array(at, count)
         }
-        func byte() -> Int { Int(take(1)[0]) }
         let mandatory = (0..<byte()).map { _ in take(byte()) }
         let suffix = take(byte())
         let demand = (0..<byte()).map { _ in
@@ -60,63 +66,77 @@ extension MappedRuleList {
 }
 
 extension Validator {
-    /// SRCH: a plan exactly for the PCRE2 patterns; flags known; the ASCII-subject text and the
-    /// prefilter inside STRS; the prefilter's runs, suffix and byte demand fill it exactly.
+    /// SRCH: a plan exactly for the PCRE2 patterns; flags and templates known; an ASCII-subject text
+    /// in its pattern only when the dots spelling agrees; the plan's bytes (the text reference, the
+    /// prefilter's runs, suffix and byte demand) inside STRS.
     func checkSearchPlans() throws(BinaryRuleListError) {
         let known =
-            Layout.searchPlanned | Layout.searchASCIISubject | Layout.searchASCIICoded
-            | Layout.searchCaseless | Layout.searchRepeatsAGroup
+            Layout.searchPlanned | Layout.searchASCIISubject | Layout.searchASCIICoded | Layout.searchCaseless
+            | Layout.searchRepeatsAGroup | Layout.searchASCIIDotsUnescaped | Layout.searchASCIIInPattern
+        // Template ids below this are valid; "none" (0xFFF) + 1 wraps to 0.
+        let templates = UInt32(min(sections.templates.count, Int(Layout.noTemplate)))
+        let asciiOnly = Layout.searchASCIICoded | Layout.searchASCIIDotsUnescaped | Layout.searchASCIIInPattern
         var record = sections.searchPlans.offset
         for pattern in 0..<patternCount {
             defer { record &+= Layout.Tag.searchPlans.elementSize }
-            let packed = bytes.u32(record &+ 4)
-            let flags = packed >> Layout.searchFlagShift
-            let kind = bytes.u32(sections.patterns.offset &+ pattern &* Layout.patternSize &+ 4) >> 24 & 3
-            let isRegex = kind == UInt32(Layout.PatternKind.regex.rawValue)
+            let word = bytes.u32(record)
+            let flags = word & 0xFF
+            let patternWord = bytes.u32(sections.patterns.offset &+ pattern &* Layout.patternSize &+ 4)
+            let isRegex = patternWord >> 24 & 3 == UInt32(Layout.PatternKind.regex.rawValue)
             guard flags & ~known == 0, (flags & Layout.searchPlanned != 0) == isRegex else {
                 throw fail(record, "search plan of pattern \(pattern) does not match the pattern")
             }
             guard isRegex else {
-                guard bytes.u32(record) | packed | bytes.u32(record &+ 8) | bytes.u32(record &+ 12) == 0 else {
+                guard word | bytes.u32(record &+ 4) == 0 else {
                     throw fail(record, "search plan of pattern \(pattern) is not empty")
                 }
                 continue
             }
             let hasASCII = flags & Layout.searchASCIISubject != 0
-            let asciiLength = UInt64(packed & Layout.searchLengthMask)
-            guard hasASCII ? asciiLength > 0 : (asciiLength == 0 && flags & Layout.searchASCIICoded == 0),
-                UInt64(bytes.u32(record)) + asciiLength <= stringsEnd,
-                UInt64(bytes.u32(record &+ 8)) + UInt64(bytes.u32(record &+ 12)) <= stringsEnd
-            else { throw fail(record, "search plan of pattern \(pattern) is out of range") }
-            try checkPrefilter(
-                sections.strings.offset &+ Int(bytes.u32(record &+ 8)), Int(bytes.u32(record &+ 12)), record: record)
+            let inPattern = flags & Layout.searchASCIIInPattern != 0
+            guard hasASCII || flags & asciiOnly == 0,
+                !inPattern || flags & Layout.searchASCIICoded == 0,
+                (word >> 8 &+ 1) & 0xFFF <= templates, (word >> 20 &+ 1) & 0xFFF <= templates
+            else { throw fail(record, "search plan of pattern \(pattern) has an unknown field") }
+            var offset = UInt64(bytes.u32(record &+ 4))
+            if hasASCII && !inPattern {
+                guard offset + 8 <= stringsEnd else { throw fail(record, "search plan is out of range") }
+                let text = sections.strings.offset &+ Int(offset)
+                guard UInt64(bytes.u32(text)) + UInt64(bytes.u32(text &+ 4)) <= stringsEnd else {
+                    throw fail(record, "search plan's text is out of range")
+                }
+                offset += 8
+            }
+            try checkPrefilter(at: offset, record: record)
         }
     }
 
-    /// A prefilter of `length` bytes at `start`: at most two runs of 1–255 bytes, a suffix, byte-demand
-    /// pairs with counts of at least 1, ending exactly at its end.
-    private func checkPrefilter(_ start: Int, _ length: Int, record: Int) throws(BinaryRuleListError) {
-        let end = start &+ length
-        var offset = start
-        func next() throws(BinaryRuleListError) -> Int {
-            guard offset < end else { throw fail(record, "search plan's prefilter is cut short") }
-            defer { offset &+= 1 }
-            return Int(bytes.u8(offset))
+    /// A prefilter at `offset` in STRS: at most two runs of 1–255 bytes, a suffix, byte-demand pairs
+    /// with counts of at least 1, all inside STRS.
+    private func checkPrefilter(at offset: UInt64, record: Int) throws(BinaryRuleListError) {
+        var offset = offset
+        let base = sections.strings.offset
+        func next() throws(BinaryRuleListError) -> UInt64 {
+            guard offset < stringsEnd else { throw fail(record, "search plan's prefilter is out of range") }
+            defer { offset += 1 }
+            return UInt64(bytes.u8(base &+ Int(offset)))
+        }
+        func skip(_ count: UInt64) throws(BinaryRuleListError) {
+            guard offset + count <= stringsEnd else { throw fail(record, "search plan's prefilter is out of range") }
+            offset += count
         }
         let runs = try next()
         guard runs <= 2 else { throw fail(record, "search plan has \(runs) literals") }
         for _ in 0..<runs {
             let count = try next()
-            guard count > 0, count <= end &- offset else { throw fail(record, "search plan's literal is out of range") }
-            offset &+= count
+            guard count > 0 else { throw fail(record, "search plan has an empty literal") }
+            try skip(count)
         }
-        let suffix = try next()
-        guard suffix <= end &- offset else { throw fail(record, "search plan's suffix is out of range") }
-        offset &+= suffix
+        try skip(try next())
         let pairs = try next()
-        guard pairs &* 2 == end &- offset else { throw fail(record, "search plan's byte demand is out of range") }
-        for pair in 0..<pairs where bytes.u8(offset &+ pair &* 2 &+ 1) == 0 {
-            throw fail(record, "search plan demands a byte 0 times")
+        for _ in 0..<pairs {
+            _ = try next()
+            guard try next() > 0 else { throw fail(record, "search plan demands a byte 0 times") }
         }
     }
 }

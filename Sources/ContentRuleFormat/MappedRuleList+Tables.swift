@@ -161,18 +161,25 @@ extension MappedRuleList {
     /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
     public func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
-        let prefix = template(pattern.templates >> 8 & 0xFFF)
-        let suffix = template(pattern.templates >> 20)
+        return assembledText(
+            templates: pattern.templates >> 8, at: sections.strings.offset + Int(bytes.u32(patternRecord(id))),
+            count: pattern.text.count, coded: pattern.coded, dotsUnescaped: pattern.dotsUnescaped)
+    }
+
+    /// A text stored between templates (`templates`: prefix | suffix << 12, 0xFFF none): the prefix, the
+    /// `count` bytes at `offset` (decoded with the PCRE2 ``SymbolTable`` when `coded`; each `.` written
+    /// `\\.` when `dotsUnescaped`), the suffix.
+    func assembledText(templates: UInt32, at offset: Int, count: Int, coded: Bool, dotsUnescaped: Bool) -> String {
+        let prefix = template(templates & 0xFFF)
+        let suffix = template(templates >> 12 & 0xFFF)
         // A coded text: with the second table of SYMB (``SymbolTable``).
         let text =
-            pattern.coded
-            ? bytes.symbolDecodedBytes(
-                sections.strings.offset + Int(bytes.u32(sections.patterns.offset + id * 16)), pattern.text.count,
-                table: sections.selectorSymbols.offset + SymbolTable.byteCount)
-            : Array(pattern.text)
+            coded
+            ? bytes.symbolDecodedBytes(offset, count, table: sections.selectorSymbols.offset + SymbolTable.byteCount)
+            : bytes.array(offset, count)
         var source = Array(prefix)
         source.reserveCapacity(prefix.count + text.count * 2 + suffix.count)
-        if pattern.dotsUnescaped {
+        if dotsUnescaped {
             for byte in text {
                 if byte == UInt8(ascii: ".") { source.append(UInt8(ascii: "\\")) }
                 source.append(byte)
