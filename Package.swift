@@ -41,13 +41,14 @@ let package = Package(
         .target(name: "ContentRuleURL", dependencies: ["CLibPSL", "CIDN2", "Locking"], swiftSettings: strict),
         // Layer 5: the binary rule list (compiled form, writer and validating reader).
         .target(name: "ContentRuleFormat", dependencies: ["ContentRuleModel", "SystemCalls"], swiftSettings: strict),
-        // Layer 4: rules → compiled rule list (action slots, global stylesheet, PCRE2 patterns).
+        // Layer 4: rules → compiled rule list (action slots, global stylesheet, PCRE2 patterns, search
+        // plans, index keys and templates).
         .target(
             name: "ContentRuleCompiler",
             dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat", "Locking"],
             swiftSettings: strict),
         // Layer 6: the matcher. Does not depend on the JSON parser or the compiler (URLFilterSyntax only
-        // for the translator's spelling, which its ASCII-subject rewrite reads).
+        // to spell the pattern of a domain entry the domain hash table holds, when a request first needs it).
         .target(
             name: "ContentRuleMatcher",
             dependencies: [
@@ -76,7 +77,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "ContentRuleCompilerTests", dependencies: ["ContentRuleCompiler", "ContentRuleModel", "TestSupport"],
+            name: "ContentRuleCompilerTests",
+            dependencies: ["ContentRuleCompiler", "ContentRuleFormat", "ContentRuleModel", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ContentRuleMatcherTests",

@@ -104,7 +104,8 @@ struct PatternCompiler {
             return .success(
                 CompiledPattern(
                     source: source, pcre2Pattern: pcre2, caseSensitive: caseSensitive, literal: literal,
-                    requiredLiteral: indexLiteral, hostAnchored: hostAnchored, searchPlan: plan))
+                    requiredLiteral: indexLiteral, hostAnchored: hostAnchored, searchPlan: plan,
+                    scaffold: literal == nil ? SearchPlanning.scaffold(pcre2) : nil))
         default:
             return .failure(RuleListCompiler.PatternFailure(status: parsed.status))
         }

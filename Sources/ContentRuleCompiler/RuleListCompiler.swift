@@ -63,9 +63,10 @@ public enum RuleListCompiler {
                         urlFilter: patterns.urlFilter, condition: patterns.condition,
                         requestMethod: trigger.requestMethod)))
         }
+        IndexPlanning.assignKeys(&compiledRules)
         let list = CompiledRuleList(
             rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,
-            sourceRuleCount: sourceRuleCount)
+            sourceRuleCount: sourceRuleCount, templates: TemplatePlanning.choose(compiledRules))
         return (list, webKitAbortWarnings(compiledRules))
     }
 

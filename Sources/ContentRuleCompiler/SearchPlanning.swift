@@ -27,7 +27,7 @@ enum SearchPlanning {
     }
 
     /// How the fast matcher reaches a rule (``RuleEntry``): through its literal when it has one of a
-    /// gram's length or more (but not an `if-domain` rule's literal inside `https://` or `http://`, in
+    /// gram's length or more without a NUL byte (the index's grams are never 0) (but not an `if-domain` rule's literal inside `https://` or `http://`, in
     /// nearly every URL: its domains are the better way in); else through its `if-domain` entries;
     /// a url-filter that matches everything is decided per top URL; a request-method or frame-URL
     /// condition is checked on every request.
@@ -37,10 +37,8 @@ enum SearchPlanning {
         if let condition, requestMethod != nil || condition.kind.testsFrameURL { return .always }
         if urlFilter.matchesEverything { return .universal }
         let isIfDomain = condition?.kind == .ifDomain
-        let required = Array((urlFilter.requiredLiteral ?? "").utf8.prefix(RegexSearchPlan.maximumLength))
-        if required.count >= IndexHash.gramLength, !required.contains(0),
-            !(isIfDomain && isInNearlyEveryURL(required))
-        {
+        let literal = Array((urlFilter.requiredLiteral ?? "").utf8)
+        if literal.count >= IndexHash.gramLength, !literal.contains(0), !(isIfDomain && isInNearlyEveryURL(literal)) {
             return .literal
         }
         return isIfDomain ? .domain : .always
@@ -77,7 +75,13 @@ enum SearchPlanning {
         }
         return RegexSearchPlan(
             asciiSubjectPattern: facts.asciiSubjectPattern, caseless: facts.caseless, mandatory: mandatory,
-            suffix: Array(facts.suffix.suffix(limit)), byteDemand: byteDemand, repeatsAGroup: facts.repeatsAGroup)
+            suffix: Array(facts.suffix.suffix(limit)), byteDemand: byteDemand, repeatsAGroup: facts.repeatsAGroup,
+            asciiSubjectScaffold: facts.asciiSubjectPattern.flatMap(scaffold))
+    }
+
+    /// Where the translator's scaffolding ends and begins in a PCRE2 text it wrote (``ScaffoldCut``).
+    static func scaffold(_ text: String) -> ScaffoldCut? {
+        ScaffoldCuts.of(text.utf8).map { ScaffoldCut(prefixEnd: $0.prefixEnd, suffixStart: $0.suffixStart) }
     }
 
     private static let schemeSeparator = Array("://".utf8)

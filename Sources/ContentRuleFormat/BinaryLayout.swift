@@ -233,16 +233,16 @@ enum Layout {
 }
 
 /// Hashing shared by the index writer and the matcher's look-ups.
-public enum IndexHash {
+@usableFromInline package enum IndexHash {
     /// Length of the literal index's grams.
-    public static let gramLength = 4
+    @usableFromInline package static let gramLength = 4
 
     /// The 4 bytes at `at` as a little-endian `u32` (the gram's key; never 0 for indexed literals).
-    @inline(__always) static func gram(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+    @inline(__always) package static func gram(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 
-    @inlinable @inline(__always) public static func gramSlot(_ gram: UInt32) -> Int {
+    @inlinable @inline(__always) package static func gramSlot(_ gram: UInt32) -> Int {
         Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32)
     }
 
@@ -260,29 +260,29 @@ public enum IndexHash {
     /// The gram's bit in a 64-bit set of grams (a hash independent of ``gramSlot(_:)``):
     /// ``MappedRuleList/collectLiteralCandidates(_:into:)`` marks the indexed grams that occur more
     /// than once in the URL.
-    @inlinable @inline(__always) public static func gramRepeatBit(_ gram: UInt32) -> UInt64 {
+    @inlinable @inline(__always) package static func gramRepeatBit(_ gram: UInt32) -> UInt64 {
         1 &<< ((UInt64(gram) &* 0xD6E8_FEB8_6659_FD93) &>> 58)
     }
 
     /// Rule numbers in LGRM slots and in LPST lists of the literal index: the low 24 bits; the 7 bits
-    /// above hold the rule's neighbour code (``LiteralIndex/neighbourCode(_:gramAt:)``).
-    public static let postingRuleMask: UInt32 = 0xFF_FFFF
-    public static let neighbourCodeShift: UInt32 = 24
+    /// above hold the rule's neighbour code (``IndexKey/gram(_:neighbourCode:)``).
+    @usableFromInline package static let postingRuleMask: UInt32 = 0xFF_FFFF
+    @usableFromInline package static let neighbourCodeShift: UInt32 = 24
     /// A neighbour code with this bit compares the byte after the gram (else the byte before it); its
     /// low 6 bits are those of the byte.
-    public static let neighbourAfter: UInt32 = 0x40
+    @usableFromInline package static let neighbourAfter: UInt32 = 0x40
 
     /// The rule of a candidate value of ``MappedRuleList/collectLiteralCandidates(_:into:)``
     /// (`code << 56 | rule << 32 | position + 1`; code 0 for candidates from elsewhere).
-    @inlinable @inline(__always) public static func candidateRule(_ value: UInt64) -> Int {
+    @inlinable @inline(__always) package static func candidateRule(_ value: UInt64) -> Int {
         Int(truncatingIfNeeded: (value >> 32) & UInt64(postingRuleMask))
     }
 
     /// Whether a literal-index candidate `value` may occur in the lower-cased `url` whose gram occurs
-    /// only at `gramAt`: its neighbour code (``LiteralIndex/neighbourCode(_:gramAt:)``, none = true)
+    /// only at `gramAt`: its neighbour code (``IndexKey/gram(_:neighbourCode:)``, none = true)
     /// names the byte after or before the gram there. False means the candidate's literal is not in
     /// `url` (so neither is a match of its url-filter). O(1).
-    @inlinable @inline(__always) public static func neighbourAllows(
+    @inlinable @inline(__always) package static func neighbourAllows(
         _ value: UInt64, _ url: UnsafeBufferPointer<UInt8>, gramAt: Int
     ) -> Bool {
         let code = UInt32(truncatingIfNeeded: value >> (32 + neighbourCodeShift)) & 0x7F
@@ -295,12 +295,12 @@ public enum IndexHash {
     /// literal has (``hostKey(_:_:_:length:)``). Longest first. The 24-byte keys tell apart long host
     /// names that share their first 16 bytes, for two more probes per request
     /// (`Benchmarks/results/2026-12-03-notes.md`).
-    public static let hostKeyLengths = [24, 16, 8, 4]
+    @usableFromInline package static let hostKeyLengths = [24, 16, 8, 4]
 
     /// The host index's hash of `length` bytes (4, 8, 16 or 24) read as little-endian words: `first`
     /// (8 bytes, or 4 zero-extended), `second` (bytes 8–15, else 0), `third` (bytes 16–23, else 0).
     /// Its slot is `hash >> 32` masked, its check byte the low byte (1 when that is 0).
-    @inlinable @inline(__always) public static func hostKey(
+    @inlinable @inline(__always) package static func hostKey(
         _ first: UInt64, _ second: UInt64, _ third: UInt64, length: Int
     ) -> UInt64 {
         var hash =
@@ -312,7 +312,7 @@ public enum IndexHash {
     }
 
     /// The HGRM check byte of a ``hostKey(_:_:_:length:)`` hash, in place (never 0).
-    @inlinable @inline(__always) public static func hostCheck(_ hash: UInt64) -> UInt32 {
+    @inlinable @inline(__always) package static func hostCheck(_ hash: UInt64) -> UInt32 {
         let low = UInt32(truncatingIfNeeded: hash) & 0xFF
         return (low | (low == 0 ? 1 : 0)) << hostCheckShift
     }
@@ -327,7 +327,7 @@ public enum IndexHash {
     @inlinable package static var hostValueMask: UInt32 { 0x7F_FFFF }
 
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
-    @inline(__always) public static func domain(
+    @inline(__always) package static func domain(
         _ bytes: UnsafeBufferPointer<UInt8>, lowercase: Bool, flags: UInt32
     ) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(flags)
@@ -339,7 +339,7 @@ public enum IndexHash {
     }
 
     /// ASCII lower-casing of one byte.
-    @inline(__always) public static func lowercased(_ byte: UInt8) -> UInt8 {
+    @inline(__always) package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }

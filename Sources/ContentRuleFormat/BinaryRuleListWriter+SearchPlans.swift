@@ -12,21 +12,8 @@ extension BinaryRuleListWriter {
         var sameAsPattern: Bool
     }
 
-    /// The part of the text at `range` between the templates `split` chose, and their ids (prefix |
-    /// suffix << 12; ``Layout/noTemplate`` for none, and both none when the cuts overlap).
-    static func cut(_ range: Range<Int>, _ split: PatternTemplates.Split?) -> (Range<Int>, UInt32) {
-        let none = Layout.noTemplate | Layout.noTemplate << 12
-        guard let split else { return (range, none) }
-        let from = split.prefix == nil ? 0 : split.prefixEnd
-        let to = split.suffix == nil ? range.count : split.suffixStart
-        guard from <= to else { return (range, none) }
-        let prefix = split.prefix.map { UInt32($0) } ?? Layout.noTemplate
-        let suffix = split.suffix.map { UInt32($0) } ?? Layout.noTemplate
-        return ((range.lowerBound + from)..<(range.lowerBound + to), prefix | suffix << 12)
-    }
-
     /// SRCH (one record per pattern, in id order) and DRPT. An ASCII-subject text is stored like a
-    /// PCRE2 text, between templates (`asciiTexts`, cut by ``writePatterns()``); its own part is
+    /// PCRE2 text, between templates (`asciiTexts`, cut by ``writePatterns(_:)``); its own part is
     /// coded with the PCRE2 texts' symbol table `symbols` when that makes it shorter, and not stored
     /// again when it is its pattern's own part in PATS.
     mutating func writeSearchPlans(_ symbols: SymbolTable, asciiTexts: [Int: StoredText]) {

@@ -23,10 +23,10 @@ struct BinaryRuleListWriter {
     private var domainUses: [UInt64] = []
     /// SYMB: the selector table, then the PCRE2 text table.
     private var symbolTables: [UInt8] = []
-    /// Per pattern: whether ``writePatterns()`` flagged it host-anchored (``Layout/patternHostAnchored``).
-    private var hostAnchored: [Bool] = []
     /// Per pattern: the search plan of a regex pattern (SRCH), in id order.
     var searchPlans: [RegexSearchPlan?] = []
+    /// Per pattern: where the scaffolding of a regex pattern's PCRE2 text ends and begins, in id order.
+    private var scaffolds: [ScaffoldCut?] = []
     /// Domain entries stored as PCRE2 text that repeats a group (DRPT), ascending.
     var domainRepeats: [UInt32] = []
 
@@ -60,9 +60,9 @@ struct BinaryRuleListWriter {
         /// Per rule: pattern, condition + 1, action slot, the 24 bits of flags (packed once the counts are known).
         var rules: [(pattern: UInt32, condition: UInt32, slot: UInt32, flags: UInt32)] = []
         rules.reserveCapacity(list.rules.count)
-        // Rules with a usable literal, and their patterns (the host-anchored ones go to ``HostIndex``).
-        var literals: [(rule: Int32, literal: Range<Int>)] = []
-        var literalPatterns: [Int] = []
+        // The rules filed in the literal index and in the host index, under the compiler's keys.
+        var grams: [(rule: Int32, gram: UInt32, code: UInt8)] = []
+        var hostKeys: [(rule: Int32, key: UInt64)] = []
         var always: [UInt32] = []
         var universal: [UInt32] = []
         var fallbacks = ByteWriter()
@@ -91,12 +91,14 @@ struct BinaryRuleListWriter {
                 if !condition.kind.isDomain && !condition.kind.testsFrameURL { topURLRules.append(UInt32(number)) }
                 conditionID = finishCondition()
             }
-            let required = requiredRange(Int(patternID))
-            let entry = Self.entry(rule, required: required, in: patterns.bytes)
+            let entry = entry(rule, pattern: Int(patternID))
             switch entry {
             case .literal:
-                literals.append((number, required))
-                literalPatterns.append(Int(patternID))
+                switch rule.indexKey {
+                case .gram(let gram, let code): grams.append((number, gram, code))
+                case .host(let key): hostKeys.append((number, key))
+                case nil: break  // not reached: `entry` demotes a literal entry without a key
+                }
             case .always: always.append(UInt32(number))
             case .universal where rule.condition == nil || rule.condition!.kind.isInverted:
                 universal.append(UInt32(number))
@@ -123,9 +125,9 @@ struct BinaryRuleListWriter {
         sections[.topURLRules] = Self.u32s(topURLRules)
         sections[.domainFallbacks] = fallbacks.bytes
         writeDomains()  // first: the domain texts open STRS
-        writePatterns()
+        writePatterns(list.templates)
         writeRemovedSources(list)
-        writeLiteralIndexes(literals, patterns: literalPatterns, ruleCount: list.rules.count)
+        writeLiteralIndexes(grams: grams, hostKeys: hostKeys, ruleCount: list.rules.count)
         writeActions(list.actionSlots)
         var meta = ByteWriter()
         meta.u32(UInt32(list.sourceRuleCount))
@@ -172,39 +174,51 @@ struct BinaryRuleListWriter {
         return bytes
     }
 
-    /// LGRM, LPST and HGRM: the rules of `literals` whose pattern (`patterns`, alike) is host-anchored
-    /// in the host index when its slots can hold their numbers and postings, else in the literal index
-    /// with the others. After ``writePatterns()``, which flags the host-anchored patterns.
+    /// LGRM, LPST and HGRM: the literal index's table and postings, then the host index's table with its
+    /// postings after the literal index's in LPST.
     private mutating func writeLiteralIndexes(
-        _ all: [(rule: Int32, literal: Range<Int>)], patterns ids: [Int], ruleCount: Int
+        grams: [(rule: Int32, gram: UInt32, code: UInt8)], hostKeys: [(rule: Int32, key: UInt64)], ruleCount: Int
     ) {
-        let literals = all.indices.filter { !hostAnchored[ids[$0]] }.map { all[$0] }
-        let hostLiterals = all.indices.filter { hostAnchored[ids[$0]] }.map { all[$0] }
-        var (table, postings) = LiteralIndex.build(
-            literals, alsoCounted: hostLiterals.map(\.literal), in: patterns.bytes)
-        let host = HostIndex.build(
-            hostLiterals.map { ($0.rule, required(range: $0.literal)) }, postingsBase: postings.count / 4)
-        if HostIndex.fits(rules: ruleCount, postingWords: (postings.count + host.postings.count) / 4) {
-            postings += host.postings
-            sections[.hostHash] = host.table
-        } else {
-            (table, postings) = LiteralIndex.build(literals + hostLiterals, in: patterns.bytes)
-            sections[.hostHash] = []
-        }
+        var (table, postings) = LiteralIndex.encode(grams)
+        let host = HostIndex.encode(hostKeys, postingsBase: postings.count / 4)
+        postings += host.postings
+        require(
+            hostKeys.isEmpty || HostIndex.fits(rules: ruleCount, postingWords: postings.count / 4),
+            "more than \(Layout.hostValueMask) rules or index postings with a host index")
+        sections[.hostHash] = host.table
         sections[.literalHash] = table
         sections[.literalPostings] = postings
     }
 
     /// How the fast matcher reaches a rule: the compiler's ``CompiledRule/entry``, or ``RuleEntry/always``
-    /// (correct for every rule) when that way in does not fit what is stored: a literal entry needs a
-    /// stored literal of a gram's length without a NUL, a universal one a pattern that matches
-    /// everything, a domain one an `if-domain` condition.
-    private static func entry(_ rule: CompiledRule, required: Range<Int>, in bytes: [UInt8]) -> Layout.Entry {
+    /// (correct for every rule) when that way in does not fit what is stored: a literal entry needs an
+    /// index key (``CompiledRule/indexKey``) that files it under its stored literal (a gram of it; for
+    /// the host index, the key of its beginning and a host-anchored pattern), a universal one a pattern
+    /// that matches everything, a domain one an `if-domain` condition.
+    private func entry(_ rule: CompiledRule, pattern id: Int) -> Layout.Entry {
         switch rule.entry {
-        case .literal where required.count >= IndexHash.gramLength && !bytes[required].contains(0): return .literal
+        case .literal where filesUnderItsLiteral(rule.indexKey, pattern: id): return .literal
         case .universal where rule.urlFilter.matchesEverything: return .universal
         case .domain where rule.condition?.kind == .ifDomain: return .domain
         default: return .always
+        }
+    }
+
+    /// Whether `key` files pattern `id`'s rule where the matcher finds it: a gram (never 0) of its
+    /// stored literal, or the host key of that literal for a host-anchored pattern. O(literal length).
+    private func filesUnderItsLiteral(_ key: IndexKey?, pattern id: Int) -> Bool {
+        let literal = patterns.bytes[requiredRange(id)]
+        guard literal.count >= IndexHash.gramLength, !literal.contains(0) else { return false }
+        switch key {
+        case .gram(let gram, _):
+            return gram != 0
+                && (literal.startIndex...(literal.endIndex - IndexHash.gramLength)).contains {
+                    IndexHash.gram(patterns.bytes, $0) == gram
+                }
+        case .host(let hash):
+            let flags = patterns.bytes[patterns.range(id).lowerBound + 1]
+            return flags & Layout.patternHostAnchored != 0 && hash == HostIndex.key(required(id))
+        case nil: return false
         }
     }
 
@@ -216,7 +230,10 @@ struct BinaryRuleListWriter {
             patterns.append(0)
             patterns.append(u32: 0)
             let (id, isNew) = patterns.finish()
-            if isNew { searchPlans.append(nil) }
+            if isNew {
+                searchPlans.append(nil)
+                scaffolds.append(nil)
+            }
             return UInt32(id)
         }
         var text: String
@@ -239,7 +256,10 @@ struct BinaryRuleListWriter {
         patterns.append(text)
         patterns.append(stored)
         let (id, isNew) = patterns.finish()
-        if isNew { searchPlans.append(kind == .regex ? pattern.searchPlan : nil) }
+        if isNew {
+            searchPlans.append(kind == .regex ? pattern.searchPlan : nil)
+            scaffolds.append(kind == .regex ? pattern.scaffold : nil)
+        }
         return UInt32(id)
     }
 
@@ -262,56 +282,38 @@ struct BinaryRuleListWriter {
 
     /// Pattern `id`'s required literal as stored: a prefix of a literal every matching URL contains is one
     /// too, so a longer one is cut to ``Layout/maximumRequiredLength``.
-    private func required(_ id: Int) -> ArraySlice<UInt8> { required(range: requiredRange(id)) }
-
-    /// The stored part of the required literal at `range` in `patterns.bytes`.
-    private func required(range: Range<Int>) -> ArraySlice<UInt8> {
-        patterns.bytes[range].prefix(Layout.maximumRequiredLength)
+    private func required(_ id: Int) -> ArraySlice<UInt8> {
+        patterns.bytes[requiredRange(id)].prefix(Layout.maximumRequiredLength)
     }
 
-    /// PATS and TMPL: each PCRE2 text is stored as a shared prefix template, its own middle and a
-    /// shared suffix template (``PatternTemplates``).
-    private mutating func writePatterns() {
+    /// PATS and TMPL: each PCRE2 text, and each ASCII-subject text (SRCH), is stored as a prefix
+    /// template, its own middle and a suffix template, when its scaffolding is one the compiler chose
+    /// (``PatternTemplates``).
+    private mutating func writePatterns(_ chosen: TextTemplates) {
         let bytes = patterns.bytes
-        hostAnchored = [Bool](repeating: false, count: patterns.count)
-        let regexIDs = (0..<patterns.count).filter {
-            bytes[patterns.range($0).lowerBound] == Layout.PatternKind.regex.rawValue
-        }
-        // The texts that share templates: every PCRE2 text, then every ASCII-subject text (SRCH), which
-        // mostly differs from its PCRE2 text only in the templates' parts.
-        var texts = bytes
-        var ranges = regexIDs.map { textRange($0) }
-        var asciiIDs: [Int] = []
-        for id in regexIDs {
-            guard let ascii = searchPlans[id]?.asciiSubjectPattern else { continue }
-            let start = texts.count
-            texts += ascii.utf8
-            ranges.append(start..<texts.count)
-            asciiIDs.append(id)
-        }
-        let (chosen, splits) = PatternTemplates.choose(texts, ranges)
-        var templates = ByteWriter()
-        for template in chosen {
-            let (offset, length) = strings.add(template)
-            templates.u32(offset)
-            templates.u32(length)
+        let templates = PatternTemplates(chosen)
+        require(
+            chosen.prefixes.count + chosen.suffixes.count <= TextTemplates.maximumCount,
+            "more than \(TextTemplates.maximumCount) templates")
+        var templateRecords = ByteWriter()
+        for template in templates.all {
+            let (offset, length) = strings.add(template[...])
+            templateRecords.u32(offset)
+            templateRecords.u32(length)
         }
         // Each record's fields, then its stored text: PCRE2 texts that are not also their required literal
         // (a host name usually is: those bytes are stored anyway) are coded with a symbol table (``SymbolTable``).
         var fields: [(kind: UInt8, flags: UInt8, stored: ArraySlice<UInt8>, templates: UInt32)] = []
         fields.reserveCapacity(patterns.count)
-        var regexIndex = 0
         for id in 0..<patterns.count {
             let start = patterns.range(id).lowerBound
             let kind = bytes[start]
             var text = textRange(id)
             var templateIDs = Layout.noTemplate | Layout.noTemplate << 12
             if kind == Layout.PatternKind.regex.rawValue {
-                (text, templateIDs) = Self.cut(text, splits[regexIndex])
-                regexIndex += 1
+                (text, templateIDs) = templates.cut(bytes, text, scaffolds[id])
             }
             var flags = bytes[start + 1]
-            hostAnchored[id] = flags & Layout.patternHostAnchored != 0
             var stored = bytes[text]
             if kind == Layout.PatternKind.regex.rawValue, let unescaped = Self.unescapedDots(stored) {
                 stored = unescaped[...]
@@ -320,11 +322,13 @@ struct BinaryRuleListWriter {
             fields.append((kind, flags, stored, templateIDs << 8))
         }
         var asciiTexts: [Int: StoredText] = [:]
-        for (position, id) in asciiIDs.enumerated() {
-            let (range, templateIDs) = Self.cut(ranges[regexIDs.count + position], splits[regexIDs.count + position])
-            let unescaped = Self.unescapedDots(texts[range])
+        for id in 0..<patterns.count {
+            guard let plan = searchPlans[id], let ascii = plan.asciiSubjectPattern else { continue }
+            let text = Array(ascii.utf8)
+            let (range, templateIDs) = templates.cut(text, 0..<text.count, plan.asciiSubjectScaffold)
+            let unescaped = Self.unescapedDots(text[range])
             asciiTexts[id] = StoredText(
-                middle: unescaped?[...] ?? texts[range], dotsUnescaped: unescaped != nil, templates: templateIDs,
+                middle: unescaped?[...] ?? text[range], dotsUnescaped: unescaped != nil, templates: templateIDs,
                 sameAsPattern: false)
             // The same bytes as the PCRE2 text's own part: the reader takes that part (PATS).
             if asciiTexts[id]!.middle.elementsEqual(fields[id].stored),
@@ -359,7 +363,7 @@ struct BinaryRuleListWriter {
             records.u32(requiredOffset)
             records.u32(requiredLength | field.templates)
         }
-        sections[.templates] = templates.bytes
+        sections[.templates] = templateRecords.bytes
         sections[.patterns] = records.bytes
     }
 

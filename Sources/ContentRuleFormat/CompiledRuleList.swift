@@ -23,12 +23,17 @@ public struct CompiledPattern: Sendable, Hashable {
     public var hostAnchored: Bool
     /// How the matcher searches ``pcre2Pattern`` (``RegexSearchPlan``); `nil` when it matches everything.
     public var searchPlan: RegexSearchPlan?
+    /// Where the scaffolding ends and begins in ``pcre2Pattern`` (``ScaffoldCut``); `nil` when it has
+    /// no run of three letters or digits, or is not a regex pattern.
+    public var scaffold: ScaffoldCut?
 
     public init(
         source: String, pcre2Pattern: String?, caseSensitive: Bool, literal: LiteralPattern? = nil,
-        requiredLiteral: String? = nil, hostAnchored: Bool = false, searchPlan: RegexSearchPlan? = nil
+        requiredLiteral: String? = nil, hostAnchored: Bool = false, searchPlan: RegexSearchPlan? = nil,
+        scaffold: ScaffoldCut? = nil
     ) {
         self.searchPlan = searchPlan
+        self.scaffold = scaffold
         self.source = source
         self.pcre2Pattern = pcre2Pattern
         self.caseSensitive = caseSensitive
@@ -61,6 +66,8 @@ public struct RegexSearchPlan: Sendable, Hashable {
     /// The pattern repeats a group (`(?:…)*`, `(?:…)+`): its backtracking searches get
     /// `PCRE2Regex.repeatedGroupMatchLimit` before the DFA algorithm takes over.
     public var repeatsAGroup: Bool
+    /// Where the scaffolding ends and begins in ``asciiSubjectPattern`` (``ScaffoldCut``).
+    public var asciiSubjectScaffold: ScaffoldCut?
 
     /// A byte and how many times a URL must hold it (in the lower-cased URL).
     public struct ByteDemand: Sendable, Hashable {
@@ -78,14 +85,46 @@ public struct RegexSearchPlan: Sendable, Hashable {
 
     public init(
         asciiSubjectPattern: String?, caseless: Bool, mandatory: [[UInt8]], suffix: [UInt8],
-        byteDemand: [ByteDemand], repeatsAGroup: Bool
+        byteDemand: [ByteDemand], repeatsAGroup: Bool, asciiSubjectScaffold: ScaffoldCut? = nil
     ) {
+        self.asciiSubjectScaffold = asciiSubjectScaffold
         self.asciiSubjectPattern = asciiSubjectPattern
         self.caseless = caseless
         self.mandatory = mandatory
         self.suffix = suffix
         self.byteDemand = byteDemand
         self.repeatsAGroup = repeatsAGroup
+    }
+}
+
+/// Where the translator's scaffolding ends and begins in a PCRE2 text (`URLFilterSyntax.ScaffoldCuts`):
+/// the text before `prefixEnd` and the text from `suffixStart` on (byte offsets, `prefixEnd` ≤
+/// `suffixStart` ≤ the text's length) are stored once per list as templates when the compiler chose
+/// them (``TextTemplates``).
+public struct ScaffoldCut: Sendable, Hashable {
+    public var prefixEnd: Int
+    public var suffixStart: Int
+
+    public init(prefixEnd: Int, suffixStart: Int) {
+        self.prefixEnd = prefixEnd
+        self.suffixStart = suffixStart
+    }
+}
+
+/// The beginnings and endings of PCRE2 texts (``ScaffoldCut``) that the binary rule list stores once
+/// (TMPL section), chosen per list by the compiler: a text whose scaffolding before its cut is one of
+/// ``prefixes`` stores only the rest, likewise for ``suffixes``.
+public struct TextTemplates: Sendable, Hashable {
+    /// Prefix templates, most used first (TMPL ids from 0).
+    public var prefixes: [[UInt8]]
+    /// Suffix templates, most used first (TMPL ids after the prefixes).
+    public var suffixes: [[UInt8]]
+    /// The most templates a list can have (12-bit TMPL ids, one value meaning none).
+    public static let maximumCount = 0xFFE
+
+    public init(prefixes: [[UInt8]] = [], suffixes: [[UInt8]] = []) {
+        self.prefixes = prefixes
+        self.suffixes = suffixes
     }
 }
 
@@ -101,6 +140,19 @@ public enum RuleEntry: UInt8, Sendable, Hashable {
     case always = 2
     /// The url-filter matches every URL: decided once per top URL and flag combination.
     case universal = 3
+}
+
+/// Where an index files a rule reached through its literal (``RuleEntry/literal``), chosen by the
+/// compiler: the format lays the keys out in its hash tables, the matcher looks them up.
+public enum IndexKey: Sendable, Hashable {
+    /// The literal index (LGRM): a 4-byte gram of the rule's required literal (its bytes as a
+    /// little-endian `u32`, never 0) and the neighbour code the matcher checks where the gram occurs
+    /// once in a URL (`IndexHash.neighbourAllows`): `IndexHash.neighbourAfter` | the low 6 bits of
+    /// the byte after the gram in the literal, or the low 6 bits of the byte before it, or 0 for no check.
+    case gram(UInt32, neighbourCode: UInt8)
+    /// The host index (HGRM): the `IndexHash.hostKey` hash of the longest prefix of the required
+    /// literal in `IndexHash.hostKeyLengths`; for a host-anchored pattern (``CompiledPattern/hostAnchored``).
+    case host(UInt64)
 }
 
 /// A pattern that is a plain string, possibly anchored at the start (`^`) or end (`$`) of the URL.
@@ -140,13 +192,17 @@ public struct CompiledRule: Sendable, Hashable {
     public var actionSlot: UInt32
     /// How the fast matcher reaches the rule, decided by the compiler.
     public var entry: RuleEntry
+    /// Where the literal or host index files the rule; set for a ``RuleEntry/literal`` entry, `nil`
+    /// otherwise (a literal entry without a key is stored as ``RuleEntry/always``).
+    public var indexKey: IndexKey?
 
     public init(
         sourceIndex: UInt32, urlFilter: CompiledPattern, resourceTypes: ResourceType, loadTypes: LoadTypes,
         loadContexts: LoadContexts, requestMethod: RequestMethod?, condition: CompiledCondition?, actionSlot: UInt32,
-        entry: RuleEntry
+        entry: RuleEntry, indexKey: IndexKey? = nil
     ) {
         self.entry = entry
+        self.indexKey = indexKey
         self.sourceIndex = sourceIndex
         self.urlFilter = urlFilter
         self.resourceTypes = resourceTypes
@@ -174,8 +230,14 @@ public struct CompiledRuleList: Sendable, Hashable {
     public var globalStylesheet: String?
     /// Number of elements of the source JSON array.
     public var sourceRuleCount: Int
+    /// The PCRE2 texts' shared beginnings and endings, stored once (none: every text whole).
+    public var templates: TextTemplates
 
-    public init(rules: [CompiledRule], actionSlots: [Action], globalStylesheet: String?, sourceRuleCount: Int) {
+    public init(
+        rules: [CompiledRule], actionSlots: [Action], globalStylesheet: String?, sourceRuleCount: Int,
+        templates: TextTemplates = TextTemplates()
+    ) {
+        self.templates = templates
         self.rules = rules
         self.actionSlots = actionSlots
         self.globalStylesheet = globalStylesheet

@@ -6,7 +6,7 @@ extension MappedRuleList {
     /// is not PCRE2 text. The matcher reads it once, when it first compiles the pattern.
     ///
     /// - Complexity: O(size of the plan and of the ASCII-subject text).
-    public func searchPlan(_ id: Int) -> RegexSearchPlan? {
+    package func searchPlan(_ id: Int) -> RegexSearchPlan? {
         let record = sections.searchPlans.offset + id * Layout.Tag.searchPlans.elementSize
         let word = bytes.u32(record)
         let flags = word & 0xFF
@@ -51,7 +51,7 @@ extension MappedRuleList {
     /// Whether domain entry `id` is stored as PCRE2 text that repeats a group (DRPT).
     ///
     /// - Complexity: O(log n) in the number of such entries.
-    public func domainRepeatsAGroup(_ id: Int) -> Bool {
+    package func domainRepeatsAGroup(_ id: Int) -> Bool {
         var low = 0
         var high = sections.domainRepeats.count
         let target = UInt32(truncatingIfNeeded: id)

@@ -1,19 +1,19 @@
 public import ContentRuleModel
 
 /// One rule as stored (RULE section).
-public struct RuleRecord: Sendable {
-    public var pattern: Int
+@usableFromInline package struct RuleRecord: Sendable {
+    @usableFromInline package var pattern: Int
     /// Index of the rule's condition, or `nil`.
-    public var condition: Int?
-    public var actionSlot: UInt32
+    @usableFromInline package var condition: Int?
+    @usableFromInline package var actionSlot: UInt32
     /// Raw bits as in the rule (0 means every resource type; likewise for load types and contexts).
-    public var resourceTypes: UInt16
-    public var loadTypes: UInt8
-    public var loadContexts: UInt8
+    @usableFromInline package var resourceTypes: UInt16
+    @usableFromInline package var loadTypes: UInt8
+    @usableFromInline package var loadContexts: UInt8
     /// 0: none, else `RequestMethod.allCases[method - 1]`.
-    public var method: UInt8
+    @usableFromInline package var method: UInt8
     /// How the fast matcher reaches the rule: 0 literal index, 1 domain postings, 2 always, 3 universal.
-    public var entry: UInt8
+    @usableFromInline package var entry: UInt8
 
     // RULE record (``RuleLayout``): u16 resource types | entry << 14, u8 load types | load contexts << 2 |
     // method << 4, then pattern, condition + 1 (0 = none) and action slot, bit-packed.
@@ -43,7 +43,7 @@ public struct RuleRecord: Sendable {
 }
 
 /// How a stored pattern is matched.
-public enum StoredPatternKind: UInt8, Sendable {
+@usableFromInline package enum StoredPatternKind: UInt8, Sendable {
     /// Matches every URL.
     case everything = 0
     /// A plain string (lower-cased unless case-sensitive), maybe anchored.
@@ -54,17 +54,17 @@ public enum StoredPatternKind: UInt8, Sendable {
 
 /// One pattern as stored (PATS section). The buffers point into the mapped file: valid while the
 /// ``MappedRuleList`` lives.
-public struct PatternRecord {
-    public var kind: StoredPatternKind
-    public var caseSensitive: Bool
-    public var anchoredAtStart: Bool
-    public var anchoredAtEnd: Bool
+@usableFromInline package struct PatternRecord {
+    @usableFromInline package var kind: StoredPatternKind
+    @usableFromInline package var caseSensitive: Bool
+    @usableFromInline package var anchoredAtStart: Bool
+    @usableFromInline package var anchoredAtEnd: Bool
     /// Literal text, or the PCRE2 text between its prefix and suffix templates (symbol-coded for some
     /// regex patterns; with each `\\.` spelled `.` when ``dotsUnescaped``; ``MappedRuleList/regexSource(_:)``
     /// gives the PCRE2 text).
-    public var text: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var text: UnsafeBufferPointer<UInt8>
     /// ``text`` spells each `\\.` of the PCRE2 text as `.` (it has no other `\\` and no bare `.`).
-    public var dotsUnescaped: Bool
+    @usableFromInline package var dotsUnescaped: Bool
     /// ``text`` is coded with the PCRE2 ``SymbolTable`` (regex patterns only; read by
     /// ``MappedRuleList/regexSource(_:)``).
     @usableFromInline var coded: Bool
@@ -72,11 +72,11 @@ public struct PatternRecord {
     /// only: the matcher's prefilter path never needs the templates).
     @usableFromInline var templates: UInt32
     /// A lower-cased literal every matching URL contains (empty when none).
-    public var required: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var required: UnsafeBufferPointer<UInt8>
     /// A PCRE2 pattern that, for a URL to match, needs ``required`` just after the URL's `://` (the
     /// scheme all of the letters `hpstw`) or just after the first label there and its dot: it begins
     /// with the host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells ``required``.
-    public var hostAnchored: Bool
+    @usableFromInline package var hostAnchored: Bool
 
     @usableFromInline init(
         kind: StoredPatternKind, caseSensitive: Bool, anchoredAtStart: Bool, anchoredAtEnd: Bool,
@@ -97,22 +97,22 @@ public struct PatternRecord {
 }
 
 /// One condition as stored (COND section).
-public struct ConditionRecord: Sendable {
-    public var kind: TriggerCondition.Kind
+@usableFromInline package struct ConditionRecord: Sendable {
+    @usableFromInline package var kind: TriggerCondition.Kind
     /// Range in the condition entries: domain ids for domain kinds, pattern ids otherwise.
-    public var entries: Range<Int>
+    @usableFromInline package var entries: Range<Int>
 }
 
 /// One domain entry (DOMS section).
-public struct DomainRecord {
+@usableFromInline package struct DomainRecord {
     /// The domain without `*` when ``indexed``, else the entry's PCRE2 text.
-    public var text: UnsafeBufferPointer<UInt8>
-    public var subdomains: Bool
-    public var caseSensitive: Bool
+    @usableFromInline package var text: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var subdomains: Bool
+    @usableFromInline package var caseSensitive: Bool
     /// Held by the domain hash table (letters, digits, `.`, `-`, `_`).
-    public var indexed: Bool
+    @usableFromInline package var indexed: Bool
     /// Rules whose condition lists this entry, ascending.
-    public var postings: Range<Int>
+    @usableFromInline package var postings: Range<Int>
 
     @usableFromInline init(
         text: UnsafeBufferPointer<UInt8>, subdomains: Bool, caseSensitive: Bool, indexed: Bool, postings: Range<Int>
@@ -126,7 +126,7 @@ public struct DomainRecord {
 }
 
 extension MappedRuleList {
-    @inlinable public func rule(_ number: Int) -> RuleRecord {
+    @inlinable package func rule(_ number: Int) -> RuleRecord {
         RuleRecord(bytes, sections.rules.offset + number * sections.ruleLayout.size, sections.ruleLayout)
     }
 
@@ -137,7 +137,7 @@ extension MappedRuleList {
 
     // PATS record (16 bytes): u32 text offset, u32 text length | kind << 24 | flags << 26, u32 required
     // offset, u32 required length (8 bits) | prefix template << 8 | suffix template << 20 (12 bits, 0xFFF none).
-    @inlinable @inline(__always) public func pattern(_ id: Int) -> PatternRecord {
+    @inlinable @inline(__always) package func pattern(_ id: Int) -> PatternRecord {
         let offset = patternRecord(id)
         let strings = sections.strings.offset
         let packed = bytes.u32(offset + 4)
@@ -159,7 +159,7 @@ extension MappedRuleList {
     }
 
     /// The full PCRE2 text of a regex pattern: prefix template, own text (its `\\.` restored), suffix template.
-    public func regexSource(_ id: Int) -> String {
+    package func regexSource(_ id: Int) -> String {
         let pattern = pattern(id)
         return assembledText(
             templates: pattern.templates >> 8, at: sections.strings.offset + Int(bytes.u32(patternRecord(id))),
@@ -197,7 +197,7 @@ extension MappedRuleList {
     }
 
     // COND record (4 bytes): u32 first entry | kind << 29; the entries end where the next condition's begin.
-    public func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
+    package func condition(_ id: Int) -> ConditionRecord { Self.conditionRecord(bytes, sections, id) }
 
     /// COND record `id` (its kind and first entries checked by the validator before it is read).
     @inline(__always) static func conditionRecord(_ bytes: RawBytes, _ sections: SectionOffsets, _ id: Int)
@@ -212,13 +212,13 @@ extension MappedRuleList {
         return ConditionRecord(kind: Layout.conditionKind(code: word >> 29), entries: start..<end)
     }
 
-    @inlinable public func conditionEntry(_ index: Int) -> Int {
+    @inlinable package func conditionEntry(_ index: Int) -> Int {
         Int(bytes.u24(sections.conditionEntries.offset + index * 3))
     }
 
     // DOMS record (``DomainLayout``): end of its text in STRS, end of its postings in DPST | flags << 21 or 29;
     // both begin where the previous entry's end (entry 0's at 0).
-    @inlinable public func domain(_ id: Int) -> DomainRecord {
+    @inlinable package func domain(_ id: Int) -> DomainRecord {
         let layout = sections.domainLayout
         let offset = sections.domains.offset + id * layout.size
         let end = layout.ends(bytes, offset)
@@ -231,20 +231,20 @@ extension MappedRuleList {
             indexed: flags & 4 != 0, postings: Int(start.packed & mask)..<Int(end.packed & mask))
     }
 
-    @inlinable public func domainPosting(_ index: Int) -> Int32 {
+    @inlinable package func domainPosting(_ index: Int) -> Int32 {
         Int32(bitPattern: bytes.u24(sections.domainPostings.offset + index * 3))
     }
 
     /// Number of slots of the domain hash table (a power of two, or 0).
-    @inlinable public var domainHashCapacity: Int { sections.domainHash.count }
+    @inlinable package var domainHashCapacity: Int { sections.domainHash.count }
     /// The domain id in a slot of the domain hash table, or `nil` for an empty slot.
-    @inlinable public func domainHashSlot(_ slot: Int) -> Int? {
+    @inlinable package func domainHashSlot(_ slot: Int) -> Int? {
         let value = bytes.u24(sections.domainHash.offset + slot * 3)
         return value == 0xFF_FFFF ? nil : Int(value)
     }
 
     /// (rule, domain id) pairs of domain entries the hash table does not hold, by rule.
-    public var domainFallbacks: [(rule: Int32, domain: Int)] {
+    package var domainFallbacks: [(rule: Int32, domain: Int)] {
         (0..<sections.domainFallbacks.count).map {
             let offset = sections.domainFallbacks.offset + $0 * 8
             return (Int32(bitPattern: bytes.u32(offset)), Int(bytes.u32(offset + 4)))
@@ -252,30 +252,30 @@ extension MappedRuleList {
     }
 
     /// Rules with an `if-top-url` / `unless-top-url` condition, ascending.
-    public var topURLRules: [Int32] { list(sections.topURLRules) }
+    package var topURLRules: [Int32] { list(sections.topURLRules) }
     /// Rules the fast matcher checks on every request, ascending.
-    public var alwaysCheckedRules: [Int32] { list(sections.alwaysChecked) }
+    package var alwaysCheckedRules: [Int32] { list(sections.alwaysChecked) }
     /// Universal rules without a condition or with an `unless-*` top-URL condition, ascending.
-    public var universalRules: [Int32] { list(sections.universal) }
+    package var universalRules: [Int32] { list(sections.universal) }
 
     func list(_ section: SectionOffsets.Section) -> [Int32] {
         (0..<section.count).map { Int32(bitPattern: bytes.u32(section.offset + $0 * 4)) }
     }
 
     /// Number of slots of the literal index (a power of two, or 0).
-    @inlinable public var literalHashCapacity: Int { sections.literalHash.count }
+    @inlinable package var literalHashCapacity: Int { sections.literalHash.count }
     /// The gram in a slot of the literal index (0 = empty).
-    @inlinable public func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
+    @inlinable package func literalGram(_ slot: Int) -> UInt32 { bytes.u32(sections.literalHash.offset + slot * 8) }
 
     /// The type of the action in `slot`.
     // ACTN record (4 bytes): u32 end of the slot's bytes in APAY | type << 28; they begin where the previous
     // slot's end (slot 0's at 0).
-    public func actionType(_ slot: Int) -> ActionType {
+    package func actionType(_ slot: Int) -> ActionType {
         Layout.actionType(code: bytes.u32(sections.actions.offset + slot * 4) >> Layout.actionTypeShift)
     }
 
     /// The action in `slot`, decoded from the file.
-    public func action(_ slot: Int) -> Action {
+    package func action(_ slot: Int) -> Action {
         let offset = sections.actions.offset + slot * 4
         let end = Int(bytes.u32(offset) & Layout.actionEndMask)
         let start = slot == 0 ? 0 : Int(bytes.u32(offset - 4) & Layout.actionEndMask)
@@ -302,7 +302,7 @@ extension MappedRuleList {
 
     /// The index of `rule` in the source JSON array.
     /// - Complexity: O(log n) in the number of rules that went to the global stylesheet.
-    public func sourceIndex(ofRule rule: Int) -> UInt32 {
+    package func sourceIndex(ofRule rule: Int) -> UInt32 {
         // removed[i] - i is non-decreasing: the number of removed sources before rule `r` is the
         // number of i with removed[i] - i <= r.
         var low = 0

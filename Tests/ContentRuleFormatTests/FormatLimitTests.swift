@@ -31,6 +31,28 @@ import Testing
             throws: Self.isTooLarge)
     }
 
+    /// TMPL ids are 12 bits: more templates than ``TextTemplates/maximumCount`` are an error; cuts outside
+    /// a text store it whole.
+    @Test func templateLimitAndCutsOutsideTheText() throws {
+        let json = #"[{"trigger":{"url-filter":"^https?://tracker[0-9]\\.test/"},"action":{"type":"block"}}]"#
+        var compiled = try #require(RuleListCompiler.compile(json: Array(json.utf8)).list)
+        var many = compiled
+        many.templates = TextTemplates(prefixes: (0...TextTemplates.maximumCount).map { Array("prefix-\($0)".utf8) })
+        #expect(performing: { _ = try BinaryRuleList.encode(many) }, throws: Self.isTooLarge)
+        let text = try #require(compiled.rules[0].urlFilter.pcre2Pattern)
+        compiled.templates = TextTemplates(prefixes: [Array(text.utf8.prefix(10))])
+        for cut in [(0, 1000), (-1, 3), (12, 11)] {
+            compiled.rules[0].urlFilter.scaffold = ScaffoldCut(prefixEnd: cut.0, suffixStart: cut.1)
+            let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(compiled))
+            #expect(mapped.regexSource(mapped.rule(0).pattern) == text, "\(cut)")
+        }
+        compiled.rules[0].urlFilter.scaffold = ScaffoldCut(prefixEnd: 10, suffixStart: 12)
+        let mapped = try MappedRuleList(bytes: BinaryRuleList.encode(compiled))
+        #expect(mapped.regexSource(mapped.rule(0).pattern) == text)
+        #expect(mapped.sections.templates.count == 1)
+        #expect(mapped.pattern(mapped.rule(0).pattern).templates >> 8 & 0xFFF == 0)  // the text uses it
+    }
+
     @Test func actionBytesAtTheLimitAreKept() throws {
         let bytes = try BinaryRuleListWriter.encode(try Self.list(notificationBytes: 1_000), maximumActionBytes: 1_000)
         let list = ContentRuleList(identifier: "limit", rules: try MappedRuleList(bytes: bytes))

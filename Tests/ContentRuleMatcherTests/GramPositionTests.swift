@@ -58,14 +58,10 @@ import Testing
         try TestLists.expectReferenceAnswers(json: Self.json, ruleCount: Self.rules.count, urls: Self.urls)
     }
 
-    /// The code names the byte after the gram, else the one before it, else nothing (low 6 bits).
+    /// A neighbour code (the compiler's, `IndexPlanningTests`) names the byte after the gram
+    /// (``IndexHash/neighbourAfter`` set) or before it, by its low 6 bits; 0 checks nothing.
     @Test func neighbourCodes() {
-        let after = LiteralIndex.neighbourCode(Array("mnopq".utf8)[...], gramAt: 0)
-        #expect(after == IndexHash.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F))
-        #expect(LiteralIndex.neighbourCode(Array("xmnop".utf8)[...], gramAt: 1) == UInt32(UInt8(ascii: "x") & 0x3F))
-        #expect(LiteralIndex.neighbourCode(Array("mnop".utf8)[...], gramAt: 0) == 0)
-        // '@' (0x40) before the gram: a code of 0, no check.
-        #expect(LiteralIndex.neighbourCode(Array("@mnop".utf8)[...], gramAt: 1) == 0)
+        let after = IndexHash.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F)  // literal "mnopq", gram "mnop"
         let url = Array("https://site.test/mnopq".utf8)
         url.withUnsafeBufferPointer { url in
             let gramAt = url.count - 5
