@@ -81,7 +81,7 @@ enum SearchPlanning {
 
     /// Where the translator's scaffolding ends and begins in a PCRE2 text it wrote (``ScaffoldCut``).
     static func scaffold(_ text: String) -> ScaffoldCut? {
-        ScaffoldCuts.of(text.utf8).map { ScaffoldCut(prefixEnd: $0.prefixEnd, suffixStart: $0.suffixStart) }
+        ScaffoldCuts.of(text).map { ScaffoldCut(prefixEnd: $0.prefixEnd, suffixStart: $0.suffixStart) }
     }
 
     private static let schemeSeparator = Array("://".utf8)

@@ -26,13 +26,15 @@ enum TemplatePlanning {
     /// each. O(total text length + distinct candidates × log).
     static func choose(_ rules: [CompiledRule]) -> TextTemplates {
         var seen = Set<StoredPattern>()
-        var prefixes: [ArraySlice<UInt8>: Int] = [:]
-        var suffixes: [ArraySlice<UInt8>: Int] = [:]
+        var prefixes = Counter()
+        var suffixes = Counter()
         func count(_ text: String, _ cut: ScaffoldCut?) {
             guard let cut else { return }
-            let bytes = Array(text.utf8)
-            if cut.prefixEnd >= minimumLength { prefixes[bytes[..<cut.prefixEnd], default: 0] += 1 }
-            if bytes.count - cut.suffixStart >= minimumLength { suffixes[bytes[cut.suffixStart...], default: 0] += 1 }
+            var text = text
+            text.withUTF8 { bytes in
+                if cut.prefixEnd >= minimumLength { prefixes.add(bytes[..<cut.prefixEnd]) }
+                if bytes.count - cut.suffixStart >= minimumLength { suffixes.add(bytes[cut.suffixStart...]) }
+            }
         }
         func add(_ pattern: CompiledPattern) {
             guard pattern.literal == nil, let text = pattern.pcre2Pattern else { return }
@@ -49,13 +51,29 @@ enum TemplatePlanning {
             add(rule.urlFilter)
             if let condition = rule.condition, !condition.kind.isDomain { condition.patterns.forEach(add) }
         }
-        return TextTemplates(prefixes: chosen(prefixes), suffixes: chosen(suffixes))
+        return TextTemplates(prefixes: prefixes.chosen(), suffixes: suffixes.chosen())
     }
 
-    /// The candidates worth storing, most used first, ties in byte order.
-    private static func chosen(_ uses: [ArraySlice<UInt8>: Int]) -> [[UInt8]] {
-        uses.filter { $0.value >= minimumUses }
-            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key) }
-            .prefix(TextTemplates.maximumCount / 2).map { Array($0.key) }
+    /// Distinct template candidates and how many texts use each.
+    private struct Counter {
+        var keys = ByteKeyTable()
+        var uses: [Int] = []
+
+        mutating func add(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+            keys.append(bytes)
+            let (id, isNew) = keys.finish()
+            if isNew { uses.append(0) }
+            uses[id] += 1
+        }
+
+        /// The candidates worth storing, most used first, ties in byte order, at most half of
+        /// ``TextTemplates/maximumCount``.
+        func chosen() -> [[UInt8]] {
+            uses.indices.filter { uses[$0] >= minimumUses }
+                .sorted {
+                    uses[$0] != uses[$1] ? uses[$0] > uses[$1] : keys[$0].lexicographicallyPrecedes(keys[$1])
+                }
+                .prefix(TextTemplates.maximumCount / 2).map { Array(keys[$0]) }
+        }
     }
 }

@@ -291,7 +291,7 @@ struct BinaryRuleListWriter {
     /// (``PatternTemplates``).
     private mutating func writePatterns(_ chosen: TextTemplates) {
         let bytes = patterns.bytes
-        let templates = PatternTemplates(chosen)
+        var templates = PatternTemplates(chosen)
         require(
             chosen.prefixes.count + chosen.suffixes.count <= TextTemplates.maximumCount,
             "more than \(TextTemplates.maximumCount) templates")

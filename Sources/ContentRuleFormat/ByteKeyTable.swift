@@ -5,7 +5,7 @@
 /// A key is built at the end of ``bytes`` with the `append` methods, then ``finish()`` keeps it (a new
 /// id) or removes it again (the id of the equal key stored before). Because keys are kept in id order,
 /// the string pool's ``bytes`` are the STRS section itself.
-struct ByteKeyTable {
+package struct ByteKeyTable {
     /// Every distinct key in id order, followed by the key being built.
     private(set) var bytes: [UInt8] = []
     private var starts: [Int] = [0]
@@ -14,19 +14,21 @@ struct ByteKeyTable {
     /// empty slot (the hash bits in the slot spare a cache miss on `hashes` for most probes).
     private var slots = [UInt64](repeating: 0, count: 64)
 
+    package init() {}
+
     /// Number of distinct keys.
-    var count: Int { hashes.count }
+    package var count: Int { hashes.count }
 
     /// Where key `id` is in ``bytes``.
-    func range(_ id: Int) -> Range<Int> { starts[id]..<starts[id + 1] }
+    package func range(_ id: Int) -> Range<Int> { starts[id]..<starts[id + 1] }
 
-    subscript(id: Int) -> ArraySlice<UInt8> { bytes[starts[id]..<starts[id + 1]] }
+    package subscript(id: Int) -> ArraySlice<UInt8> { bytes[starts[id]..<starts[id + 1]] }
 
     /// Bytes of the key being built so far.
     var pendingCount: Int { bytes.count - starts[starts.count - 1] }
 
     /// Makes room for `keys` keys of `byteCount` bytes in all without growing.
-    mutating func reserve(keys: Int, bytes byteCount: Int) {
+    package mutating func reserve(keys: Int, bytes byteCount: Int) {
         bytes.reserveCapacity(byteCount)
         hashes.reserveCapacity(keys)
         starts.reserveCapacity(keys + 1)
@@ -35,19 +37,19 @@ struct ByteKeyTable {
         if capacity > slots.count { rehash(capacity) }
     }
 
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    mutating func append(u32 value: UInt32) {
+    package mutating func append(u32 value: UInt32) {
         bytes.append(UInt8(truncatingIfNeeded: value))
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
         bytes.append(UInt8(truncatingIfNeeded: value >> 16))
         bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 
-    mutating func append(_ text: String) { append(text.utf8) }
+    package mutating func append(_ text: String) { append(text.utf8) }
 
     /// Appends UTF-8 bytes, copied in one piece when the string is stored contiguously (native strings are).
-    mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) {
+    package mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) {
         if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
             bytes.append(contentsOf: utf8)
         }
@@ -70,29 +72,46 @@ struct ByteKeyTable {
     }
 
     /// Ends the key being built: its id, and whether it is new.
-    mutating func finish() -> (id: Int, isNew: Bool) {
+    package mutating func finish() -> (id: Int, isNew: Bool) {
         let start = starts[starts.count - 1]
         let end = bytes.count
-        let hash = ByteRange.hash(bytes, start..<end)
+        let (hash, slot, found) = probe(start..<end)
+        if let found {
+            bytes.removeLast(end - start)
+            return (found, false)
+        }
+        let id = hashes.count
+        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
+        hashes.append(hash)
+        starts.append(end)
+        if hashes.count * 2 > slots.count { rehash(slots.count * 2) }
+        return (id, true)
+    }
+
+    /// Drops the key being built: the id of the equal key stored before, or `nil`.
+    package mutating func lookUp() -> Int? {
+        let start = starts[starts.count - 1]
+        let found = probe(start..<bytes.count).found
+        bytes.removeLast(bytes.count - start)
+        return found
+    }
+
+    /// The hash of `bytes[key]`, and the id of the stored key equal to it or the empty slot where it goes.
+    private func probe(_ key: Range<Int>) -> (hash: UInt64, slot: Int, found: Int?) {
+        let hash = ByteRange.hash(bytes, key)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
         while slots[slot] != 0 {
             let id = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
             if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag
-                && ByteRange.equal(bytes, starts[id]..<starts[id + 1], start..<end)
+                && ByteRange.equal(bytes, starts[id]..<starts[id + 1], key)
             {
-                bytes.removeLast(end - start)
-                return (id, false)
+                return (hash, slot, id)
             }
             slot = (slot + 1) & mask
         }
-        let id = hashes.count
-        slots[slot] = tag | UInt64(id + 1)
-        hashes.append(hash)
-        starts.append(end)
-        if hashes.count * 2 > slots.count { rehash(slots.count * 2) }
-        return (id, true)
+        return (hash, slot, nil)
     }
 
     private mutating func rehash(_ capacity: Int) {

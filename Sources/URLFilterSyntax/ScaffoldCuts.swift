@@ -9,8 +9,13 @@
 public enum ScaffoldCuts {
     /// The offset of the first such run and the end of the last one in `text` (`prefixEnd` ≤
     /// `suffixStart` ≤ `text.count`), or `nil` when it has none. O(text length).
-    public static func of(_ text: some Collection<UInt8>) -> (prefixEnd: Int, suffixStart: Int)? {
-        let bytes = Array(text)
+    public static func of(_ text: String) -> (prefixEnd: Int, suffixStart: Int)? {
+        var text = text
+        return text.withUTF8 { of($0) }
+    }
+
+    /// ``of(_:)-(String)`` of UTF-8 bytes.
+    public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> (prefixEnd: Int, suffixStart: Int)? {
         let count = bytes.count
         var first: Int?
         var lastEnd = 0

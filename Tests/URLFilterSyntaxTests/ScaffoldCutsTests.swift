@@ -6,7 +6,7 @@ import URLFilterSyntax
 /// (offsets by hand from that definition).
 @Suite struct ScaffoldCutsTests {
     @Test func cutsAroundTheFirstAndLastRuns() throws {
-        func cuts(_ text: String) -> [Int]? { ScaffoldCuts.of(text.utf8).map { [$0.prefixEnd, $0.suffixStart] } }
+        func cuts(_ text: String) -> [Int]? { ScaffoldCuts.of(text).map { [$0.prefixEnd, $0.suffixStart] } }
         // WebKit's host anchor: `htpsw` is a class, `a-z0-9` too; the host name's runs are "doubleclick", "net".
         let host = #"^[htpsw]+:\/\/([a-z0-9-]+\.)?doubleclick\.net([\/:&\?].*)?$"#
         #expect(cuts(host) == [29, 45])
