@@ -235,7 +235,7 @@ enum Layout {
 /// Hashing shared by the index writer and the matcher's look-ups.
 @usableFromInline package enum IndexHash {
     /// Length of the literal index's grams.
-    @usableFromInline package static let gramLength = 4
+    @inlinable package static var gramLength: Int { 4 }
 
     /// The 4 bytes at `at` as a little-endian `u32` (the gram's key; never 0 for indexed literals).
     @inline(__always) package static func gram(_ bytes: [UInt8], _ at: Int) -> UInt32 {
@@ -266,11 +266,11 @@ enum Layout {
 
     /// Rule numbers in LGRM slots and in LPST lists of the literal index: the low 24 bits; the 7 bits
     /// above hold the rule's neighbour code (``IndexKey/gram(_:neighbourCode:)``).
-    @usableFromInline package static let postingRuleMask: UInt32 = 0xFF_FFFF
-    @usableFromInline package static let neighbourCodeShift: UInt32 = 24
+    @inlinable package static var postingRuleMask: UInt32 { 0xFF_FFFF }
+    @inlinable package static var neighbourCodeShift: UInt32 { 24 }
     /// A neighbour code with this bit compares the byte after the gram (else the byte before it); its
     /// low 6 bits are those of the byte.
-    @usableFromInline package static let neighbourAfter: UInt32 = 0x40
+    @inlinable package static var neighbourAfter: UInt32 { 0x40 }
 
     /// The rule of a candidate value of ``MappedRuleList/collectLiteralCandidates(_:into:)``
     /// (`code << 56 | rule << 32 | position + 1`; code 0 for candidates from elsewhere).
@@ -295,7 +295,7 @@ enum Layout {
     /// literal has (``hostKey(_:_:_:length:)``). Longest first. The 24-byte keys tell apart long host
     /// names that share their first 16 bytes, for two more probes per request
     /// (`Benchmarks/results/2026-12-03-notes.md`).
-    @usableFromInline package static let hostKeyLengths = [24, 16, 8, 4]
+    package static let hostKeyLengths = [24, 16, 8, 4]
 
     /// The host index's hash of `length` bytes (4, 8, 16 or 24) read as little-endian words: `first`
     /// (8 bytes, or 4 zero-extended), `second` (bytes 8–15, else 0), `third` (bytes 16–23, else 0).
@@ -327,7 +327,7 @@ enum Layout {
     @inlinable package static var hostValueMask: UInt32 { 0x7F_FFFF }
 
     /// FNV-1a over `bytes` (ASCII lower-cased when `lowercase`), mixed with the domain flags.
-    @inline(__always) package static func domain(
+    @inlinable @inline(__always) package static func domain(
         _ bytes: UnsafeBufferPointer<UInt8>, lowercase: Bool, flags: UInt32
     ) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(flags)
@@ -339,7 +339,7 @@ enum Layout {
     }
 
     /// ASCII lower-casing of one byte.
-    @inline(__always) package static func lowercased(_ byte: UInt8) -> UInt8 {
+    @inlinable @inline(__always) package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }
