@@ -16,6 +16,7 @@ let package = Package(
         // ContentRuleURL too: a load is built from its `WebURL`s.
         .library(name: "ContentRuleMatcher", targets: ["ContentRuleMatcher", "ContentRuleURL"]),
         .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler"]),
+        .library(name: "RuleListStore", targets: ["RuleListStore"]),
         .executable(name: "content-blocker", targets: ["ContentBlockerCLI"]),
     ],
     targets: [
@@ -55,11 +56,18 @@ let package = Package(
                 "ContentRuleModel", "ContentRuleFormat", "PCRE2Support", "ContentRuleURL", "Locking", "URLFilterSyntax",
             ],
             swiftSettings: strict),
+        // Layer 7: a directory of compiled lists keyed by identifier (WKContentRuleListStore's shape).
+        .target(
+            name: "RuleListStore",
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleFormat", "ContentRuleModel", "SystemCalls",
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "ContentBlockerCLI",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
-                "SystemCalls",
+                "SystemCalls", "RuleListStore",
             ],
             swiftSettings: strict),
 
@@ -104,6 +112,12 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Golden: the CLI's expected output, read by GoldenTests.
+        .testTarget(
+            name: "RuleListStoreTests",
+            dependencies: [
+                "RuleListStore", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL", "Locking", "TestSupport",
+            ],
+            swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "RobustnessTests",

@@ -3,7 +3,7 @@
 /// help (``Help``) read that one declaration, so they cannot disagree.
 
 /// A subcommand: its declaration, its typed fields, and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     /// Name, overview, arguments, options, help sections and exit statuses.
     static var configuration: CommandConfiguration { get }
 
@@ -15,6 +15,15 @@ protocol Command {
     /// Does the work; returns the exit status.
     /// - Throws: ``UsageError`` or ``RuntimeError`` (exit status 2).
     func run() throws -> Int32
+}
+
+/// Subcommands named by two words, the group's and their own (`store compile`): the tool's help lists
+/// the group, whose help lists them.
+struct CommandGroup: Sendable {
+    var name: String
+    var abstract: String
+    var discussion: String
+    var commands: [any Command.Type]
 }
 
 /// What a subcommand is: everything its help says and its parser accepts.

@@ -43,6 +43,19 @@ enum Help {
         ].joined(separator: "\n\n")
     }
 
+    /// A group's help (`content-blocker store --help`): its overview, discussion, usage and subcommands.
+    static func renderGroup(_ group: CommandGroup) -> String {
+        let subcommands = group.commands.map { type in
+            (label: String(type.configuration.name.dropFirst(group.name.count + 1)), text: type.configuration.abstract)
+        }
+        return [
+            wrap(group.abstract, prefix: "OVERVIEW: "), wrap(group.discussion),
+            "USAGE: \(tool) \(group.name) SUBCOMMAND [OPTIONS]",
+            section("SUBCOMMANDS", entries: subcommands, column: column(for: subcommands)),
+            wrap("See '\(tool) help \(group.name) SUBCOMMAND' for a subcommand's arguments and options.", indent: 2),
+        ].joined(separator: "\n\n")
+    }
+
     /// `USAGE:` and one line per form of the command: positionals, the form's options (required ones
     /// bare, others in brackets), then the options no form names.
     static func usage(_ configuration: CommandConfiguration) -> String {

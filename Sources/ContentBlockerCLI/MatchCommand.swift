@@ -16,7 +16,15 @@ struct MatchCommand: Command {
         case lines(path: String)
     }
 
-    var lists: [String]
+    /// Where the rule lists come from.
+    enum Lists {
+        /// Files named on the command line (binary or JSON rule lists).
+        case files([String])
+        /// Identifiers of lists in a store (`store match`), looked up by the caller.
+        case stored([String])
+    }
+
+    var lists: Lists
     var requests: Requests
     var activeActions: [URLMatchPattern] = []
     var engine: MatchingEngine
@@ -25,7 +33,13 @@ struct MatchCommand: Command {
     var style: ResultStyle
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        lists = arguments[Self.listsArgument]
+        try self.init(arguments, lists: .files(arguments[Self.listsArgument]))
+    }
+
+    /// Reads the match options of `arguments` (the declarations of ``configuration``, which `store
+    /// match` shares) for `lists`.
+    init(_ arguments: ParsedArguments, lists: Lists) throws(UsageError) {
+        self.lists = lists
         for text in arguments.all(Self.activeActionsOption) {
             guard let pattern = URLMatchPattern(text) else { throw UsageError("invalid match pattern '\(text)'") }
             activeActions.append(pattern)
@@ -34,7 +48,9 @@ struct MatchCommand: Command {
         engine = arguments[Self.engineOption] ?? .fast
         jobs = arguments[Self.jobsOption]?.value
         let requestsPath = arguments[Self.requestsOption]
-        try RuleListInput.readStandardInputOnce(lists + [requestsPath].compactMap { $0 })
+        var paths: [String] = []
+        if case .files(let files) = lists { paths = files }
+        try RuleListInput.readStandardInputOnce(paths + [requestsPath].compactMap { $0 })
         let requestOptions = Self.requestFields.compactMap { field in
             field.option.map { (key: field.key, option: $0) }
         }
@@ -60,10 +76,16 @@ struct MatchCommand: Command {
     }
 
     func run() throws -> Int32 {
+        guard case .files(let paths) = lists else { preconditionFailure("stored lists are looked up by store match") }
         var loaded: [ContentRuleList] = []
-        for (path, identifier) in zip(lists, RuleListInput.identifiers(for: lists)) {
+        for (path, identifier) in zip(paths, RuleListInput.identifiers(for: paths)) {
             loaded.append(try RuleListInput.load(path, identifier: identifier))
         }
+        return try run(with: loaded)
+    }
+
+    /// Decides the requests against `loaded`, in order.
+    func run(with loaded: [ContentRuleList]) throws -> Int32 {
         let blocker = ContentBlocker(
             lists: loaded, activeActions: ActiveActionPolicy(patternsForAllLists: activeActions), engine: engine)
         switch requests {

@@ -17,6 +17,9 @@ let version = "0.1.0"
 /// from the declaration; add its help to Tests/CLITests/Golden (`UPDATE_GOLDEN=1`, then review the file).
 let commands: [any Command.Type] = [CheckCommand.self, CompileCommand.self, MatchCommand.self, InspectCommand.self]
 
+/// Subcommands that take a second word (`store compile`), listed in the tool's help by the group's name.
+let commandGroups = [Store.group]
+
 let toolAbstract = "Safari content-blocker rule lists (WKContentRuleList) on Linux, with WebKit's semantics."
 let versionFlag = Flag(
     "--version", help: "Print the version and the binary rule list format version it reads and writes.")
@@ -27,17 +30,41 @@ let toolOptions = [versionFlag.declaration, helpFlag.declaration]
 @MainActor func toolHelp() -> String {
     Help.renderTool(
         abstract: toolAbstract, options: toolOptions,
-        subcommands: commands.map { ($0.configuration.name, $0.configuration.abstract) } + [
-            ("help", "Show a subcommand's help (as SUBCOMMAND --help does).")
-        ])
+        subcommands: commands.map { ($0.configuration.name, $0.configuration.abstract) }
+            + commandGroups.map { ($0.name, $0.abstract) } + [
+                ("help", "Show a subcommand's help (as SUBCOMMAND --help does).")
+            ])
 }
 
-/// The declaration of the subcommand named `name`.
-/// - Throws: ``UsageError`` naming the nearest subcommand when `name` is none.
-@MainActor func command(named name: String) throws(UsageError) -> any Command.Type {
-    if let found = commands.first(where: { $0.configuration.name == name }) { return found }
+/// What the words of a command line name: a subcommand and the arguments after its name, or a group
+/// (its help).
+enum Resolved {
+    case command(any Command.Type, arguments: [String])
+    case group(CommandGroup)
+}
+
+/// The subcommand (or group) that `words` begin with.
+/// - Throws: ``UsageError`` naming the nearest subcommand when the words name none.
+@MainActor func resolve(_ words: [String]) throws(UsageError) -> Resolved {
+    let name = words[0]
+    if let found = commands.first(where: { $0.configuration.name == name }) {
+        return .command(found, arguments: Array(words.dropFirst()))
+    }
+    if let group = commandGroups.first(where: { $0.name == name }) {
+        guard words.count > 1, !["-h", "--help"].contains(words[1]) else { return .group(group) }
+        if let found = group.commands.first(where: { $0.configuration.name == name + " " + words[1] }) {
+            return .command(found, arguments: Array(words.dropFirst(2)))
+        }
+        subcommand = name
+        var message = "unknown \(name) subcommand '\(words[1])'"
+        let names = group.commands.map { String($0.configuration.name.dropFirst(name.count + 1)) }
+        if let suggestion = ParsedArguments.nearest(words[1], in: names) {
+            message += ". Did you mean '\(suggestion)'?"
+        }
+        throw UsageError(message)
+    }
     var message = "unknown command '\(name)'"
-    let names = commands.map { $0.configuration.name } + ["help"]
+    let names = commands.map { $0.configuration.name } + commandGroups.map(\.name) + ["help"]
     if let suggestion = ParsedArguments.nearest(name, in: names) { message += ". Did you mean '\(suggestion)'?" }
     throw UsageError(message)
 }
@@ -65,10 +92,21 @@ do {
     case "-h", "--help":
         Console.out(toolHelp())
     case "help":
-        guard rest.count <= 1 else { throw UsageError("help takes one subcommand, not \(rest.count)") }
         if let name = rest.first, !["help", "-h", "--help"].contains(name) {
-            Console.out(Help.render(try command(named: name).configuration))
+            switch try resolve(rest) {
+            case .command(let type, let extra):
+                guard extra.isEmpty else {
+                    throw UsageError("help takes one subcommand, not '\(rest.joined(separator: " "))'")
+                }
+                Console.out(Help.render(type.configuration))
+            case .group(let group):
+                guard rest.count == 1 else {
+                    throw UsageError("help takes one subcommand, not '\(rest.joined(separator: " "))'")
+                }
+                Console.out(Help.renderGroup(group))
+            }
         } else {
+            guard rest.count <= 1 else { throw UsageError("help takes one subcommand, not \(rest.count) words") }
             Console.out(toolHelp())
         }
     case "--version", "version":
@@ -76,9 +114,13 @@ do {
     case _ where first.hasPrefix("-"):
         throw UsageError(ParsedArguments.unknownOptionMessage(first, known: toolOptions.flatMap(\.names)))
     default:
-        let type = try command(named: first)
-        subcommand = type.configuration.name
-        status = try execute(type, rest)
+        switch try resolve(arguments) {
+        case .command(let type, let rest):
+            subcommand = type.configuration.name
+            status = try execute(type, rest)
+        case .group(let group):
+            Console.out(Help.renderGroup(group))
+        }
     }
 } catch let error as UsageError {
     let name = [Help.tool, subcommand].compactMap { $0 }.joined(separator: " ")

@@ -68,9 +68,26 @@ public final class MappedRuleList: Sendable {
         try self.init(storage: RawStorage(copying: bytes))
     }
 
-    init(storage: RawStorage) throws(BinaryRuleListError) {
+    /// Maps (or reads) the file at `path` and validates the binary rule list in its first `length`
+    /// bytes; the bytes after it belong to whoever wrote the file (the content rule list store keeps
+    /// the list's identifier and source there). The list's header must give exactly `length` bytes.
+    /// - Throws: ``BinaryRuleListError``, as ``init(contentsOfFile:loading:)``; `sizeMismatch` when the
+    ///   file is shorter than `length`.
+    package convenience init(contentsOfFile path: String, prefix length: Int, loading: FileLoading)
+        throws(BinaryRuleListError)
+    {
+        let storage: RawStorage
+        switch loading {
+        case .memoryMapped: storage = try RawStorage(mapping: path)
+        case .copied: storage = try RawStorage(reading: path)
+        }
+        guard length >= 0, length <= storage.count else { throw .sizeMismatch(expected: length, found: storage.count) }
+        try self.init(storage: storage, length: length)
+    }
+
+    init(storage: RawStorage, length: Int? = nil) throws(BinaryRuleListError) {
         self.storage = storage
-        let bytes = storage.bytes
+        let bytes = length.map { RawBytes(base: storage.base, count: $0) } ?? storage.bytes
         self.bytes = bytes
         try SectionOffsets.checkHeader(bytes)
         let tables = try Self.verifyAndValidate(bytes)

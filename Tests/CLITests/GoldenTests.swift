@@ -12,7 +12,10 @@ import Testing
 /// committing, as the files are the specification of the output, not a record of it.
 @Suite struct GoldenTests {
     static let directory = TestData.repositoryRoot.appendingPathComponent("Tests/CLITests/Golden")
-    static let subcommands = ["check", "compile", "match", "inspect"]
+    static let subcommands = [
+        "check", "compile", "match", "inspect", "store compile", "store list", "store match", "store source",
+        "store remove",
+    ]
 
     /// Whether `actual` is the text of the golden file `name`; with `UPDATE_GOLDEN=1`, writes it there.
     static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation)
@@ -54,11 +57,22 @@ import Testing
     /// `SUBCOMMAND --help`, `SUBCOMMAND -h` and `help SUBCOMMAND` print the same text, on a command line
     /// whose other arguments are wrong as well.
     @Test(arguments: subcommands) func subcommandHelp(_ name: String) throws {
-        for arguments in [[name, "--help"], [name, "-h"], ["help", name], [name, "x", "y", "-h"]] {
+        let words = name.split(separator: " ").map(String.init)
+        for arguments in [words + ["--help"], words + ["-h"], ["help"] + words, words + ["x", "y", "-h"]] {
             let run = try CLITests.run(arguments)
             #expect(run.status == 0, "\(arguments)")
             #expect(run.stderr.isEmpty, "\(arguments)")
-            try Self.expectGolden(run.stdout, "help-\(name).txt")
+            try Self.expectGolden(run.stdout, "help-\(words.joined(separator: "-")).txt")
+        }
+    }
+
+    /// A group's help (`store`): alone, with `--help` or `-h`, and as `help store`.
+    @Test func groupHelp() throws {
+        for arguments in [["store"], ["store", "--help"], ["store", "-h"], ["help", "store"]] {
+            let run = try CLITests.run(arguments)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(run.stderr.isEmpty, "\(arguments)")
+            try Self.expectGolden(run.stdout, "help-store.txt")
         }
     }
 
@@ -66,6 +80,7 @@ import Testing
     /// (so that file names in the output do not depend on where the test runs).
     static let files = [
         "list.json": #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#,
+        "invalid.json": #"[{"trigger":{"url-filter":"[z-a]"},"action":{"type":"block"}},{"trigger":{}}]"#,
         "requests.jsonl": [
             #"{"id":1,"url":"https://x.test/ads.js","resourceType":"script"}"#,
             #"{"id":"b","url":"https://x.test/page","resource-type":"script"}"#,
@@ -97,6 +112,14 @@ import Testing
         ("error-no-list.txt", ["match", "--url", "https://x.test/"]),
         ("error-missing-list-file.txt", ["check", "missing.json", "list.json"]),
         ("error-bad-request-lines.txt", ["match", "list.json", "--requests", "requests.jsonl"]),
+        ("error-store-unknown-subcommand.txt", ["store", "comple", "x", "list.json"]),
+        ("error-store-not-found.txt", ["store", "remove", "missing", "--store", "store"]),
+        (
+            "error-store-match-not-found.txt",
+            ["store", "match", "missing", "--store", "store", "--url", "https://x.test/"]
+        ),
+        ("error-store-invalid-list.txt", ["store", "compile", "x", "invalid.json", "--store", "store"]),
+        ("error-store-missing-identifier.txt", ["store", "source", "--store", "store"]),
     ]
 
     @Test(arguments: errorCases.map(\.file)) func errorOutput(_ file: String) throws {

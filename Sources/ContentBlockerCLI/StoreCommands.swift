@@ -1,0 +1,205 @@
+import ContentRuleMatcher
+import RuleListStore
+
+/// `content-blocker store …`: WebKit's content rule list store (``ContentRuleListStore``) from the
+/// command line. Each subcommand takes `--store DIR`.
+enum Store {
+    static let group = CommandGroup(
+        name: "store",
+        abstract: "Compile, look up, list and remove rule lists in a store (WKContentRuleListStore).",
+        discussion: """
+            A store is a directory of compiled rule lists keyed by identifier, as WebKit's
+            WKContentRuleListStore keeps them: each list in one file (ContentRuleList- and the identifier),
+            holding the binary rule list and the JSON it was compiled from. A list stored by another binary
+            rule list version is compiled again from that JSON when it is looked up. Several processes may
+            use one store at once.
+            """,
+        commands: [
+            StoreCompileCommand.self, StoreListCommand.self, StoreMatchCommand.self, StoreSourceCommand.self,
+            StoreRemoveCommand.self,
+        ])
+
+    static let storeOption = Option<String>(
+        "--store", valueName: "DIR",
+        help: """
+            The store's directory (created when missing). Default: $XDG_DATA_HOME/content-blocker, else
+            ~/.local/share/content-blocker.
+            """)
+    static let identifierArgument = Positional(
+        valueName: "ID", noun: "identifier", help: "The list's identifier (any string).", count: .one)
+
+    static let exitStatuses: [(status: Int32, meaning: String)] = [
+        (0, "done"),
+        (1, "the store refused: no list stored as ID, a damaged stored list, or (compile) an invalid rule list"),
+        (2, "usage error or I/O error"),
+    ]
+
+    /// The store `--store` names, or the default one.
+    static func open(_ arguments: ParsedArguments) throws(RuntimeError) -> ContentRuleListStore {
+        guard let directory = arguments[storeOption] ?? ContentRuleListStore.defaultDirectory else {
+            throw RuntimeError("no store directory: set --store, XDG_DATA_HOME or HOME")
+        }
+        do {
+            return try ContentRuleListStore(directory: directory)
+        } catch {
+            throw RuntimeError(error.description)
+        }
+    }
+
+    /// Runs `body`; a store error is printed and gives exit status 1 (2 for an I/O error).
+    static func run(_ body: () throws(ContentRuleListStoreError) -> Void) -> Int32 {
+        do {
+            try body()
+            return 0
+        } catch {
+            Console.err("content-blocker: \(error.description)")
+            if case .io = error { return 2 }
+            return 1
+        }
+    }
+}
+
+struct StoreCompileCommand: Command {
+    static let listArgument = Positional(
+        valueName: "LIST.json", noun: "rule list", help: "The JSON rule list, or `-` for standard input.",
+        count: .one)
+    static let configuration = CommandConfiguration(
+        name: "store compile", abstract: "Compile a JSON rule list and store it as ID, replacing the list there.",
+        discussion: """
+            An invalid list prints every error (as `check` does), exits 1 and leaves the stored list as it
+            was.
+            """,
+        arguments: [Store.identifierArgument, listArgument], options: [Store.storeOption.declaration],
+        exitStatuses: Store.exitStatuses)
+
+    let arguments: ParsedArguments
+    let identifier: String
+    let list: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        identifier = arguments[Store.identifierArgument][0]
+        list = arguments[Self.listArgument][0]
+    }
+
+    func run() throws -> Int32 {
+        let store = try Store.open(arguments)
+        let json = try RuleListInput.read(list)
+        return Store.run { () throws(ContentRuleListStoreError) in
+            do throws(ContentRuleListStoreError) {
+                _ = try store.compileContentRuleList(forIdentifier: identifier, json: json)
+                Console.err("\(identifier): stored in \(store.directory)")
+            } catch {
+                if case .compileFailed(_, let diagnostics) = error { RuleListInput.report(diagnostics, file: list) }
+                throw error
+            }
+        }
+    }
+}
+
+struct StoreListCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "store list", abstract: "Print the identifiers of the stored lists, one per line, sorted.",
+        arguments: [], options: [Store.storeOption.declaration], exitStatuses: Store.exitStatuses)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(UsageError) { self.arguments = arguments }
+
+    func run() throws -> Int32 {
+        let store = try Store.open(arguments)
+        return Store.run { () throws(ContentRuleListStoreError) in
+            for identifier in try store.availableContentRuleListIdentifiers() { Console.out(identifier) }
+        }
+    }
+}
+
+/// A store subcommand of one identifier (`store source ID`, `store remove ID`): its declaration and run
+/// follow from its name, abstract and work.
+protocol StoreIdentifierCommand: Command {
+    static var name: String { get }
+    static var abstract: String { get }
+    var arguments: ParsedArguments { get }
+    init(arguments: ParsedArguments)
+    /// The work on `identifier`'s list in `store`.
+    static func perform(_ store: ContentRuleListStore, _ identifier: String) throws(ContentRuleListStoreError)
+}
+
+extension StoreIdentifierCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: name, abstract: abstract, arguments: [Store.identifierArgument],
+            options: [Store.storeOption.declaration], exitStatuses: Store.exitStatuses)
+    }
+
+    init(_ arguments: ParsedArguments) throws(UsageError) { self.init(arguments: arguments) }
+
+    func run() throws -> Int32 {
+        let store = try Store.open(arguments)
+        let identifier = arguments[Store.identifierArgument][0]
+        return Store.run { () throws(ContentRuleListStoreError) in try Self.perform(store, identifier) }
+    }
+}
+
+struct StoreSourceCommand: StoreIdentifierCommand {
+    static let name = "store source"
+    static let abstract = "Print the JSON rule list ID was compiled from, byte for byte."
+    let arguments: ParsedArguments
+
+    static func perform(_ store: ContentRuleListStore, _ identifier: String) throws(ContentRuleListStoreError) {
+        _ = Console.outBytes(try store.contentRuleListSource(forIdentifier: identifier))
+    }
+}
+
+struct StoreRemoveCommand: StoreIdentifierCommand {
+    static let name = "store remove"
+    static let abstract = "Remove the list stored as ID (a damaged one too)."
+    let arguments: ParsedArguments
+
+    static func perform(_ store: ContentRuleListStore, _ identifier: String) throws(ContentRuleListStoreError) {
+        try store.removeContentRuleList(forIdentifier: identifier)
+    }
+}
+
+/// `store match ID…`: `match` with stored lists (``MatchCommand``, the same options and output).
+struct StoreMatchCommand: Command {
+    static let identifiersArgument = Positional(
+        valueName: "ID", noun: "identifier",
+        help: "The identifiers of stored lists, in the order WebKit would have them installed.", count: .oneOrMore)
+    static let configuration: CommandConfiguration = {
+        var configuration = MatchCommand.configuration
+        configuration.name = "store match"
+        configuration.abstract = "Decide loads against stored rule lists (as `match` does)."
+        configuration.discussion =
+            "`match` with the lists stored as ID… (each list's \"list\" in results is its identifier).\n\n"
+            + configuration.discussion
+        configuration.arguments = [identifiersArgument]
+        configuration.options = [Store.storeOption.declaration] + configuration.options
+        configuration.exitStatuses = [
+            (0, "done (with --requests, even if some request lines were bad)"),
+            (1, "no list stored as one of the IDs, or a damaged stored list"),
+            (2, "usage error (including a bad --url, --type, … value) or I/O error"),
+        ]
+        return configuration
+    }()
+
+    let arguments: ParsedArguments
+    let match: MatchCommand
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        match = try MatchCommand(arguments, lists: .stored(arguments[Self.identifiersArgument]))
+    }
+
+    func run() throws -> Int32 {
+        let store = try Store.open(arguments)
+        var lists: [ContentRuleList] = []
+        let status = Store.run { () throws(ContentRuleListStoreError) in
+            for identifier in arguments[Self.identifiersArgument] {
+                lists.append(try store.lookUpContentRuleList(forIdentifier: identifier))
+            }
+        }
+        guard status == 0 else { return status }
+        return try match.run(with: lists)
+    }
+}
