@@ -5,7 +5,8 @@ import PCRE2Support
 /// Decides loads against several content rule lists, as WebKit's `ContentExtensionsBackend` does.
 ///
 /// Lists are evaluated in the order given (WebKit iterates a hash map, so its order between lists is
-/// unspecified; we use insertion order, spec §4.11). Immutable and `Sendable`.
+/// unspecified; we use insertion order, spec §4.11). A value: add and remove lists by identifier on a
+/// copy (``addContentRuleList(_:)``, ``removeContentRuleList(identifier:)``); `Sendable`.
 public struct ContentBlocker: Sendable {
     public var lists: [ContentRuleList]
     /// Which lists may apply `redirect` and `modify-headers` to which URLs (none by default, as in WebKit).
@@ -21,6 +22,30 @@ public struct ContentBlocker: Sendable {
         self.lists = lists
         self.activeActions = activeActions
         self.engine = engine
+    }
+
+    /// Adds `list` after the others, as `WKUserContentController.addContentRuleList` installs one; a list
+    /// with the same identifier is removed first (WebKit keys installed lists by identifier), so the
+    /// new one is evaluated last. O(lists).
+    public mutating func addContentRuleList(_ list: ContentRuleList) {
+        lists.removeAll { $0.identifier == list.identifier }
+        lists.append(list)
+    }
+
+    /// Removes the list with `identifier` (`WKUserContentController.removeContentRuleList`): the list
+    /// removed, or `nil` when none has it. The others keep their order. O(lists).
+    @discardableResult
+    public mutating func removeContentRuleList(identifier: String) -> ContentRuleList? {
+        guard let index = lists.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+        return lists.remove(at: index)
+    }
+
+    /// Removes every list (`WKUserContentController.removeAllContentRuleLists`).
+    public mutating func removeAllContentRuleLists() { lists.removeAll() }
+
+    /// The list with `identifier`, or `nil`. O(lists).
+    public func contentRuleList(identifier: String) -> ContentRuleList? {
+        lists.first { $0.identifier == identifier }
     }
 
     /// Every list's actions for `load` and what they add up to (WebKit
