@@ -86,7 +86,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ContentRuleCompilerTests",
-            dependencies: ["ContentRuleCompiler", "ContentRuleFormat", "ContentRuleModel", "TestSupport"],
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleFormat", "ContentRuleModel", "Locking", "RuleListParser",
+                "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ContentRuleMatcherTests",

@@ -40,6 +40,15 @@ public enum RuleListCompiler {
     public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic])
     {
         let (compiledPatterns, diagnostics) = PatternCompiler.compileAll(rules)
+        return assemble(rules, compiledPatterns, diagnostics, sourceRuleCount: sourceRuleCount)
+    }
+
+    /// The compiled list of `rules`, whose patterns are compiled (`compiledPatterns`, with
+    /// `diagnostics` for the rules whose patterns are invalid).
+    static func assemble(
+        _ rules: [ParsedRule], _ compiledPatterns: [PatternCompiler.RulePatterns], _ diagnostics: [RuleListDiagnostic],
+        sourceRuleCount: Int
+    ) -> (CompiledRuleList?, [RuleListDiagnostic]) {
         guard diagnostics.isEmpty else { return (nil, diagnostics) }
 
         var assigner = ActionSlotAssigner()
