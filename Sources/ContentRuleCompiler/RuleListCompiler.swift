@@ -36,7 +36,7 @@ public enum RuleListCompiler {
     /// - Returns: the compiled list (`nil` if a pattern is invalid) and the pattern errors
     ///   (`JSONInvalidRegex` with the url-filter parser's reason as detail), one per faulty rule; or,
     ///   for a compiled list, a warning when WebKit would abort compiling it
-    ///   (``webKitAbortWarnings(_:)``).
+    ///   (`webKitAbortWarnings(_:)`).
     public static func compile(_ rules: [ParsedRule], sourceRuleCount: Int) -> (CompiledRuleList?, [RuleListDiagnostic])
     {
         let (compiledPatterns, diagnostics) = PatternCompiler.compileAll(rules)

@@ -63,9 +63,13 @@ public final class ContentRuleList: Sendable {
 
     /// Maps and validates a binary rule list file written by `content-blocker compile`.
     ///
-    /// - Parameter loading: `.memoryMapped` (the default: no copy; the file must then only be replaced
-    ///   by renaming a new file over it, never rewritten in place while the list is in use — see
-    ///   `FileLoading`) or `.copied` (read into memory: immune to later changes of the file).
+    /// - Parameters:
+    ///   - identifier: the list's identifier (``identifier``).
+    ///   - path: the binary rule list file.
+    ///   - loading: `.memoryMapped` (the default: no copy; the file must then only be replaced by
+    ///     renaming a new file over it, never rewritten in place while the list is in use — see
+    ///     `FileLoading`) or `.copied` (read into memory: immune to later changes of the file).
+    ///   - extensionBaseURL: the base URL of `redirect` actions' `extension-path` (``extensionBaseURL``).
     /// - Throws: ``ContentRuleListLoadError`` for I/O errors, damaged files and wrong versions.
     /// - Complexity: O(file size) for the checksum and validation; no decoding.
     public convenience init(

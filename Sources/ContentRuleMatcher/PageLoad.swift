@@ -4,7 +4,7 @@ public import ContentRuleURL
 /// A load as a page makes it, and the content-rule-list checks WebKit's loader makes for it.
 ///
 /// WebKit decides a load in two layers. Its backend (`ContentExtensionsBackend::processContentRuleListsForLoad`)
-/// evaluates the rule lists once for one ``ResourceLoadInfo``: that is ``ContentBlocker/results(for:requestHeaders:)``
+/// evaluates the rule lists once for one ``ResourceLoadInfo``: that is ``ContentBlocker/results(for:requestHeaders:)-(ResourceLoadInfo,_)``
 /// and ``ContentRuleList/actions(for:)``. Its loader decides *what* it asks the backend, and how often:
 ///
 /// | load | what the loader asks (WebKit source) |
@@ -15,7 +15,8 @@ public import ContentRuleURL
 /// | `popup` (`window.open`) | as `popup` by the opener (only `blockedLoad` is used), then the new window's navigation as a top document whose top URL is the popup's URL (`LocalDOMWindow::createWindow`, then `FrameLoader` loading the new page) |
 ///
 /// A block from either check cancels the load. This type describes the load as the page gives it;
-/// ``checks`` lists what WebKit asks the backend, and ``ContentBlocker/results(for:)-(PageLoad)`` runs
+/// ``PageLoadResults/checks`` lists what WebKit asked the backend, and
+/// ``ContentBlocker/results(for:requestHeaders:)-(PageLoad,_)`` runs
 /// them. Tests with WebKitGTK 2.50.6: `Tests/Data/oracle/double_checks.json`,
 /// `Tests/Data/conformance/field/B059.json`, `Tests/Data/oracle-notes/fragments.json`.
 public struct PageLoad: Sendable, Hashable {
@@ -155,13 +156,13 @@ public struct PageLoadResults: Sendable {
 extension ContentBlocker {
     /// What WebKit does for a load a page makes: the checks of ``PageLoad/firstCheck`` and
     /// ``PageLoad/secondCheck(after:)`` (the second only when the first did not block), each
-    /// ``results(for:requestHeaders:)``.
+    /// ``results(for:requestHeaders:)-(ResourceLoadInfo,_)``.
     ///
-    /// Use this to answer "does Safari load this?"; use ``results(for:requestHeaders:)`` to ask what
+    /// Use this to answer "does Safari load this?"; use ``results(for:requestHeaders:)-(ResourceLoadInfo,_)`` to ask what
     /// WebKit's backend answers for one ``ResourceLoadInfo`` (as WebKit's own tests do: it keeps a
     /// fragment and makes one check).
     ///
-    /// - Complexity: at most twice ``results(for:requestHeaders:)``.
+    /// - Complexity: at most twice ``results(for:requestHeaders:)-(ResourceLoadInfo,_)``.
     public func results(for load: PageLoad, requestHeaders: [(String, String)] = []) -> PageLoadResults {
         let firstLoad = load.firstCheck
         let first = PageLoadResults.Check(

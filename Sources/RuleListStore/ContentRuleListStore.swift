@@ -13,7 +13,7 @@ import SystemCalls
 /// JSON rule list for an identifier, look a list up, remove it, list the identifiers, and read back
 /// the source a list was compiled from.
 ///
-/// Each list is one file, `ContentRuleList-` and the identifier (``StoredFile``): the binary rule list
+/// Each list is one file, `ContentRuleList-` and the identifier (`StoredFile.swift`): the binary rule list
 /// (mapped in place when looked up), then the identifier and the JSON source. A list stored by another
 /// binary rule list version is compiled again from its source when it is looked up, as WebKit does.
 ///
