@@ -9,6 +9,7 @@ extension RuleListCompiler {
         /// The rules whose url-filter and condition patterns are compiled, 0 through ``ruleCount``.
         public var rulesCompiled: Int
 
+        /// Progress of `rulesCompiled` of `ruleCount` rules.
         public init(ruleCount: Int, rulesCompiled: Int) {
             self.ruleCount = ruleCount
             self.rulesCompiled = rulesCompiled

@@ -10,6 +10,8 @@ public struct ActiveActionPolicy: Sendable {
     /// Extra patterns per list identifier.
     public var patternsByList: [String: [URLMatchPattern]]
 
+    /// A policy letting every list act on URLs of `patternsForAllLists`, and the list of each identifier
+    /// of `patternsByList` on its patterns too.
     public init(patternsForAllLists: [URLMatchPattern] = [], patternsByList: [String: [URLMatchPattern]] = [:]) {
         self.patternsForAllLists = patternsForAllLists
         self.patternsByList = patternsByList
@@ -18,6 +20,8 @@ public struct ActiveActionPolicy: Sendable {
     /// No list may redirect or modify headers (WebKit's default).
     public static let none = ActiveActionPolicy()
 
+    /// Whether the list `identifier` may redirect or modify headers of a load of `url`: some pattern for
+    /// all lists or for that list matches it. O(patterns).
     public func allows(list identifier: String, url: WebURL) -> Bool {
         patternsForAllLists.contains { $0.matches(url) }
             || (patternsByList[identifier] ?? []).contains { $0.matches(url) }
@@ -26,6 +30,7 @@ public struct ActiveActionPolicy: Sendable {
 
 /// A web-extension URL match pattern (`<all_urls>`, `*://host/*`, `https://*.example.com/path*`).
 public struct URLMatchPattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written.
     public let description: String
     let scheme: String?  // nil = any
     let host: String?  // nil = any host
@@ -61,6 +66,8 @@ public struct URLMatchPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `url` matches: its scheme (any for `*`), its host (or a subdomain, for `*.`) and its path
+    /// with its query (a `*` of the pattern's path matches any run of characters).
     public func matches(_ url: WebURL) -> Bool {
         if let scheme, scheme != url.scheme { return false }
         if let host {

@@ -8,6 +8,7 @@ import PCRE2Support
 /// unspecified; we use insertion order, spec §4.11). A value: add and remove lists by identifier on a
 /// copy (``addContentRuleList(_:)``, ``removeContentRuleList(identifier:)``); `Sendable`.
 public struct ContentBlocker: Sendable {
+    /// The installed lists, in the order they are evaluated (``addContentRuleList(_:)`` appends).
     public var lists: [ContentRuleList]
     /// Which lists may apply `redirect` and `modify-headers` to which URLs (none by default, as in WebKit).
     public var activeActions: ActiveActionPolicy
@@ -113,14 +114,22 @@ public struct ContentBlocker: Sendable {
 public struct ContentRuleListResults: Sendable {
     /// One list's outcome.
     public struct ListResult: Sendable {
+        /// The list's identifier (``ContentRuleList/identifier``).
         public var identifier: String { actions.identifier }
         /// The list's actions after ignore rules, in WebKit's order.
         public var actions: ContentRuleListActions
+        /// The list has a `block` action for the load.
         public var blockedLoad = false
+        /// The list has a `block-cookies` action for the load.
         public var blockedCookies = false
+        /// The list has a `make-https` action that upgraded the request (an `http` or `ws` URL).
         public var madeHTTPS = false
+        /// One of the list's `redirect` actions applied (where ``ContentBlocker/activeActions`` allow it).
         public var redirected = false
+        /// One of the list's `modify-headers` actions applied (where ``ContentBlocker/activeActions``
+        /// allow it).
         public var modifiedHeaders = false
+        /// The texts of the list's `notify` actions, in WebKit's action order.
         public var notifications: [String] = []
         /// Selectors of the css-display-none actions, one entry per action, in WebKit's action order.
         public var selectors: [String] {
@@ -128,15 +137,23 @@ public struct ContentRuleListResults: Sendable {
         }
         /// Whether this load attaches the list's global display-none stylesheet, and its selectors.
         public var globalStylesheet: String? { actions.globalStylesheet }
+        /// An `ignore-previous-rules` action fired for the load (it dropped the earlier rules' actions).
         public var sawIgnorePreviousRules: Bool { actions.sawIgnorePreviousRules }
     }
 
+    /// Each list's outcome, in the order of ``ContentBlocker/lists``.
     public var lists: [ListResult] = []
+    /// Some list blocks the load (WebKit cancels it).
     public var blockedLoad = false
+    /// Some list blocks its cookies (the request goes out without them).
     public var blockedCookies = false
+    /// Some list upgraded the request to `https` / `wss` (``requestURL`` has the new scheme).
     public var madeHTTPS = false
+    /// A `redirect` action rewrote ``requestURL``.
     public var redirected = false
+    /// A `modify-headers` action changed the headers (``requestHeaders``).
     public var modifiedHeaders = false
+    /// Every list's notifications, list by list in order.
     public var notifications: [String] = []
     /// The URL the request finally goes to: upgraded by make-https, then rewritten by redirects.
     public var requestURL: WebURL

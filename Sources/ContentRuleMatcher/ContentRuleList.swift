@@ -108,6 +108,7 @@ public enum ContentRuleListLoadError: Error, Sendable, CustomStringConvertible {
     /// A stored PCRE2 pattern does not compile (only reported by ``ContentRuleList/compileAllPatterns()``).
     case pattern(id: Int, error: String)
 
+    /// The error in a sentence.
     public var description: String {
         switch self {
         case .binary(let error): return error.description

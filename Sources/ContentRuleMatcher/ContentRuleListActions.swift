@@ -135,11 +135,13 @@ public struct ContentRuleListActions: Sendable, Hashable {
         return rules.map { list.rules.sourceIndex(ofRule: Int($0)) }
     }
 
+    /// Equal when the identifier, the actions, the global stylesheet, the ignore flag and the fired rules are.
     public static func == (a: Self, b: Self) -> Bool {
         a.identifier == b.identifier && a.sawIgnorePreviousRules == b.sawIgnorePreviousRules
             && a.globalStylesheet == b.globalStylesheet && a.actions == b.actions && a.firedRules == b.firedRules
     }
 
+    /// Hashes the identifier, the actions and the fired rules.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identifier)
         hasher.combine(actions)

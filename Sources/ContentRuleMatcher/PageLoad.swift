@@ -31,6 +31,8 @@ public struct PageLoad: Sendable, Hashable {
     public var frameURL: WebURL?
     /// Exactly one resource type: what the page loads.
     public var resourceType: ResourceType
+    /// Whether the load is made by the top frame or a child frame (a `document` load of a child frame
+    /// is a `child-document`).
     public var loadContext: LoadContext
     /// The method of the initiating page's own request (`get` for a page loaded normally), not the
     /// method the request goes out with: WebKit compares `request-method` with the document loader's
@@ -115,7 +117,9 @@ public struct PageLoad: Sendable, Hashable {
 public struct PageLoadResults: Sendable {
     /// One backend check: the load it asked about and its results.
     public struct Check: Sendable {
+        /// What WebKit asked its backend: the URL, top URL, type and load type of this check.
         public var load: ResourceLoadInfo
+        /// The backend's answer for it.
         public var results: ContentRuleListResults
     }
 
@@ -131,7 +135,9 @@ public struct PageLoadResults: Sendable {
     public var blockedCookies: Bool { anyApplied(\.blockedCookies) }
     /// Whether the request was upgraded to https / wss by a check that applies to the request.
     public var madeHTTPS: Bool { anyApplied(\.madeHTTPS) }
+    /// Whether a check that applies to the request redirected it.
     public var redirected: Bool { anyApplied(\.redirected) }
+    /// Whether a check that applies to the request changed its headers.
     public var modifiedHeaders: Bool { anyApplied(\.modifiedHeaders) }
     /// Notifications of the checks that apply to the request, in order (a popup's own check only
     /// blocks, so its notifications are not sent).

@@ -30,6 +30,7 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     }
     /// Exactly one resource type.
     public var resourceType: ResourceType
+    /// Whether the load is made by the top frame or a child frame (`load-context` triggers).
     public var loadContext: LoadContext
     /// The method of the initiating document's request (spec §4.1), or `nil` for none/unknown.
     public var requestMethod: RequestMethod?
@@ -103,6 +104,7 @@ public struct ResourceLoadInfo: Sendable, Hashable {
             && a.requestMethod == b.requestMethod && a.loadType == b.loadType
     }
 
+    /// Hashes every property.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(url)
         hasher.combine(mainDocumentURL)

@@ -31,6 +31,7 @@ public enum ContentRuleListStoreError: Error, Sendable, Hashable, CustomStringCo
         }
     }
 
+    /// The error in a sentence: the identifier, what went wrong and, for a damaged file, what to do.
     public var description: String {
         switch self {
         case .compileFailed(let identifier, let diagnostics):
