@@ -29,8 +29,10 @@ public struct PageLoad: Sendable, Hashable {
     /// (the previous page, or `about:blank` for a new frame); WebKit uses the URL being loaded only
     /// when the frame has no document yet (a brand-new view).
     public var frameURL: WebURL?
-    /// Exactly one resource type: what the page loads.
-    public var resourceType: ResourceType
+    /// Exactly one resource type: what the page loads. Setting a set of several, or none, traps.
+    public var resourceType: ResourceType {
+        didSet { ResourceLoadInfo.requireSingle(resourceType) }
+    }
     /// Whether the load is made by the top frame or a child frame (a `document` load of a child frame
     /// is a `child-document`).
     public var loadContext: LoadContext
@@ -43,6 +45,7 @@ public struct PageLoad: Sendable, Hashable {
     public var loadType: LoadType?
 
     /// A load as the page gives it. Arguments as ``ResourceLoadInfo``'s, with `url` as the page gave it.
+    /// - Precondition: `resourceType` is exactly one type; a set of several or none traps.
     public init(
         url: WebURL, mainDocumentURL: WebURL?, frameURL: WebURL? = nil, resourceType: ResourceType,
         loadContext: LoadContext = .topFrame, requestMethod: RequestMethod? = nil, loadType: LoadType? = nil
@@ -50,6 +53,7 @@ public struct PageLoad: Sendable, Hashable {
         self.url = url
         self.mainDocumentURL = mainDocumentURL
         self.frameURL = frameURL
+        ResourceLoadInfo.requireSingle(resourceType)
         self.resourceType = resourceType
         self.loadContext = loadContext
         self.requestMethod = requestMethod

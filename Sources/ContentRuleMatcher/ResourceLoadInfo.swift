@@ -28,8 +28,11 @@ public struct ResourceLoadInfo: Sendable, Hashable {
             frameIsMain = false
         }
     }
-    /// Exactly one resource type.
-    public var resourceType: ResourceType
+    /// Exactly one resource type (``ContentRuleModel/ResourceType/isSingleType``): setting a set of
+    /// several, or none, traps.
+    public var resourceType: ResourceType {
+        didSet { Self.requireSingle(resourceType) }
+    }
     /// Whether the load is made by the top frame or a child frame (`load-context` triggers).
     public var loadContext: LoadContext
     /// The method of the initiating document's request (spec §4.1), or `nil` for none/unknown.
@@ -73,11 +76,14 @@ public struct ResourceLoadInfo: Sendable, Hashable {
     ///   - mainDocumentURL: the top URL, `nil` for none (then every load with a host is third-party).
     ///   - frameURL: the URL of the frame that starts the load (`if-frame-url`); defaults to
     ///     `mainDocumentURL`.
-    ///   - resourceType: what is loaded (spec §4.2).
+    ///   - resourceType: what is loaded (spec §4.2): exactly one type, as WebKit's `ResourceLoadInfo` has
+    ///     (`ResourceType(requestName:loadContext:)` reads one by name).
     ///   - loadContext: top frame or child frame (spec §4.4).
     ///   - requestMethod: the method of the request, `nil` for none/unknown (spec §4.1).
     ///   - loadType: an override; by default computed as WebKit does (`ResourceLoadInfo::isThirdParty`,
     ///     O(host length) with a cached Public Suffix List look-up).
+    /// - Precondition: `resourceType` is exactly one type; a set of several or none traps (a load of
+    ///   no type, or of several, would match rules silently as no load WebKit makes).
     public init(
         url: WebURL, mainDocumentURL: WebURL?, frameURL: WebURL? = nil, resourceType: ResourceType,
         loadContext: LoadContext = .topFrame, requestMethod: RequestMethod? = nil, loadType: LoadType? = nil
@@ -91,10 +97,18 @@ public struct ResourceLoadInfo: Sendable, Hashable {
         frame = MaybeURL(frameURL)
         self.url = url
         main = MaybeURL(mainDocumentURL)
+        Self.requireSingle(resourceType)
         self.resourceType = resourceType
         self.loadContext = loadContext
         self.requestMethod = requestMethod
         self.loadType = loadType
+    }
+
+    /// Traps unless `type` is exactly one resource type.
+    static func requireSingle(_ type: ResourceType) {
+        precondition(
+            type.isSingleType,
+            "a load has exactly one resource type, not \(type.rawValue) (a set of \(type.rawValue.nonzeroBitCount))")
     }
 
     /// Equal when every property is (the frame URL compared as read).

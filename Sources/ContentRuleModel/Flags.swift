@@ -6,6 +6,9 @@ public struct ResourceType: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Whether this is exactly one type (what a load has; a trigger's `resource-type` may list several).
+    public var isSingleType: Bool { rawValue.nonzeroBitCount == 1 && rawValue < 1 << 14 }
+
     public static let topDocument = ResourceType(rawValue: 0x1)
     public static let childDocument = ResourceType(rawValue: 0x2)
     public static let image = ResourceType(rawValue: 0x4)

@@ -107,3 +107,32 @@ import Testing
         #expect(ResourceLoadInfo.requestURL(empty, forLoadOf: .image).serialization == "http://a.test/x")
     }
 }
+
+/// A load has exactly one resource type: a set of several, or none, traps in the initializers and when
+/// set (the process running it exits with a failure); every single type is accepted.
+@Suite struct SingleResourceTypeTests {
+    @Test func everySingleTypeIsAccepted() throws {
+        let url = try #require(WebURL("https://x.test/"))
+        for (_, type) in ResourceType.requestNames {
+            #expect(type.isSingleType)
+            _ = ResourceLoadInfo(url: url, mainDocumentURL: nil, resourceType: type)
+            _ = PageLoad(url: url, mainDocumentURL: nil, resourceType: type)
+        }
+        #expect(!ResourceType([.script, .image]).isSingleType)
+        #expect(!ResourceType([]).isSingleType)
+    }
+
+    @Test func aSetOfTypesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ResourceLoadInfo(
+                url: WebURL("https://x.test/")!, mainDocumentURL: nil, resourceType: [.script, .image])
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = PageLoad(url: WebURL("https://x.test/")!, mainDocumentURL: nil, resourceType: [])
+        }
+        await #expect(processExitsWith: .failure) {
+            var load = ResourceLoadInfo(url: WebURL("https://x.test/")!, mainDocumentURL: nil, resourceType: .image)
+            load.resourceType = []
+        }
+    }
+}
