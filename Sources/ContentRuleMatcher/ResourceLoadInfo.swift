@@ -28,7 +28,7 @@ public struct ResourceLoadInfo: Sendable, Hashable {
             frameIsMain = false
         }
     }
-    /// Exactly one resource type (``ContentRuleModel/ResourceType/isSingleType``): setting a set of
+    /// Exactly one resource type (``ResourceType/isSingleType``): setting a set of
     /// several, or none, traps.
     public var resourceType: ResourceType {
         didSet { Self.requireSingle(resourceType) }
