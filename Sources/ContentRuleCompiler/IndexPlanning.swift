@@ -107,22 +107,9 @@ enum IndexPlanning {
                     offset = at
                 }
             }
-            chosen.append((rule, grams[best], UInt8(neighbourCode(literal[...], gramAt: offset))))
+            chosen.append((rule, grams[best], IndexHash.neighbourCode(literal[...], gramAt: offset)))
         }
         return chosen
-    }
-
-    /// The neighbour code of a literal filed under its gram at `offset` (its first occurrence there):
-    /// ``IndexHash/neighbourAfter`` | the low 6 bits of the byte after the gram, or, when the gram ends
-    /// the literal, the low 6 bits of the byte before it; 0 (no check) when the gram is the whole
-    /// literal or that code would be 0. Where the gram occurs once in a URL, an occurrence of the
-    /// literal has that byte there (``IndexHash/neighbourCodeShift``).
-    static func neighbourCode(_ literal: ArraySlice<UInt8>, gramAt offset: Int) -> UInt32 {
-        let start = literal.startIndex
-        if offset + IndexHash.gramLength < literal.count {
-            return IndexHash.neighbourAfter | UInt32(literal[start + offset + IndexHash.gramLength] & 0x3F)
-        }
-        return offset > 0 ? UInt32(literal[start + offset - 1] & 0x3F) : 0
     }
 
     /// Open-addressing map from a gram (never 0) to its dense id: one `gram << 32 | id` word per slot

@@ -272,6 +272,19 @@ enum Layout {
     /// low 6 bits are those of the byte.
     @inlinable package static var neighbourAfter: UInt32 { 0x40 }
 
+    /// The neighbour code of a literal filed under its gram at `offset` (the gram's first occurrence in
+    /// it): ``neighbourAfter`` | the low 6 bits of the byte after the gram, or, when the gram ends the
+    /// literal, the low 6 bits of the byte before it; 0 (no check) when the gram is the whole literal
+    /// or that code would be 0. Where the gram occurs once in a URL, an occurrence of the literal has
+    /// that byte there (``neighbourAllows(_:_:gramAt:)``).
+    package static func neighbourCode(_ literal: ArraySlice<UInt8>, gramAt offset: Int) -> UInt8 {
+        let start = literal.startIndex
+        if offset + gramLength < literal.count {
+            return UInt8(neighbourAfter) | literal[start + offset + gramLength] & 0x3F
+        }
+        return offset > 0 ? literal[start + offset - 1] & 0x3F : 0
+    }
+
     /// The rule of a candidate value of ``MappedRuleList/collectLiteralCandidates(_:into:)``
     /// (`code << 56 | rule << 32 | position + 1`; code 0 for candidates from elsewhere).
     @inlinable @inline(__always) package static func candidateRule(_ value: UInt64) -> Int {

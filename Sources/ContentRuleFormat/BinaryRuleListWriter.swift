@@ -38,7 +38,8 @@ struct BinaryRuleListWriter {
 
     /// - Throws: `BinaryRuleListError.tooLarge` when the list exceeds a limit of the format (a field's
     ///   width: 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings,
-    ///   16 MiB for one url-filter text, 256 MiB of action bytes); nothing is returned then.
+    ///   16 MiB for one url-filter text, 256 MiB of action bytes, 4,094 templates, and with host keys
+    ///   2^23 − 1 rules or index postings); nothing is returned then.
     /// - Parameter maximumActionBytes: the `APAY` limit; lower only in tests (the real one is 256 MiB).
     static func encode(
         _ list: CompiledRuleList, maximumActionBytes: Int = Layout.maximumActionLength
@@ -204,17 +205,23 @@ struct BinaryRuleListWriter {
         }
     }
 
-    /// Whether `key` files pattern `id`'s rule where the matcher finds it: a gram (never 0) of its
-    /// stored literal, or the host key of that literal for a host-anchored pattern. O(literal length).
+    /// Whether `key` files pattern `id`'s rule where the matcher finds it in a lower-cased URL: its
+    /// required literal is lower-case ASCII without a NUL, and the key is a gram (never 0) of it with
+    /// no neighbour code or the code of the gram's first occurrence (``IndexHash/neighbourCode(_:gramAt:)``),
+    /// or, for a host-anchored pattern, the host key of its stored part. O(literal length).
     private func filesUnderItsLiteral(_ key: IndexKey?, pattern id: Int) -> Bool {
         let literal = patterns.bytes[requiredRange(id)]
-        guard literal.count >= IndexHash.gramLength, !literal.contains(0) else { return false }
+        guard literal.count >= IndexHash.gramLength,
+            literal.allSatisfy({ $0 != 0 && $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
+        else { return false }
         switch key {
-        case .gram(let gram, _):
-            return gram != 0
-                && (literal.startIndex...(literal.endIndex - IndexHash.gramLength)).contains {
+        case .gram(let gram, let code):
+            guard gram != 0,
+                let offset = (literal.startIndex...(literal.endIndex - IndexHash.gramLength)).first(where: {
                     IndexHash.gram(patterns.bytes, $0) == gram
-                }
+                })
+            else { return false }
+            return code == 0 || code == IndexHash.neighbourCode(literal, gramAt: offset - literal.startIndex)
         case .host(let hash):
             let flags = patterns.bytes[patterns.range(id).lowerBound + 1]
             return flags & Layout.patternHostAnchored != 0 && hash == HostIndex.key(required(id))

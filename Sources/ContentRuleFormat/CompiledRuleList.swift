@@ -19,7 +19,8 @@ public struct CompiledPattern: Sendable, Hashable {
     /// The pattern begins with WebKit's host anchor `^[htpsw]+://([a-z0-9-]+\.)?` and then spells
     /// ``requiredLiteral`` (`URLFilterParseResult.hostAnchorHead` begins with it): every URL it
     /// matches holds that literal just after `://` or just after the first label and its dot. The
-    /// compiler decides it; the format files such a rule in the host index.
+    /// compiler decides it, and files such a rule in the host index (``IndexKey/host(_:)``) unless the
+    /// host index cannot hold the list.
     public var hostAnchored: Bool
     /// How the matcher searches ``pcre2Pattern`` (``RegexSearchPlan``); `nil` when it matches everything.
     public var searchPlan: RegexSearchPlan?

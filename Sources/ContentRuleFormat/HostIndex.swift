@@ -9,8 +9,8 @@
 /// that do not hold it where the rule needs it: looked up at those two places, far fewer of these
 /// rules become a request's candidates (measured: `Benchmarks/results/2026-12-03-notes.md`).
 package enum HostIndex {
-    /// Whether rule numbers and LPST offsets fit a slot's 23 bits (else every rule stays in the
-    /// literal index).
+    /// Whether rule numbers and LPST offsets fit a slot's 23 bits: when not, the compiler files every
+    /// rule in the literal index, and the writer refuses host keys (`tooLarge`).
     package static func fits(rules: Int, postingWords: Int) -> Bool {
         rules <= Int(Layout.hostValueMask) && postingWords <= Int(Layout.hostValueMask)
     }

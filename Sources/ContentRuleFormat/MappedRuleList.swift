@@ -266,7 +266,9 @@ public enum BinaryRuleList {
     /// Encodes a compiled rule list with its indexes. O(size of the list).
     /// - Throws: ``BinaryRuleListError/tooLarge(_:)`` when the list exceeds a limit of the format (more
     ///   than 2^24 − 1 rules, patterns, conditions, condition entries, domain entries or postings of a
-    ///   domain; a url-filter text over 16 MiB; more than 256 MiB of action bytes). WebKit has no such limits; the parser's
+    ///   domain; a url-filter text over 16 MiB; more than 256 MiB of action bytes; more than 4,094
+    ///   templates; with host keys, more than 2^23 − 1 rules or index postings, which the compiler
+    ///   avoids by filing every rule in the literal index). WebKit has no such limits; the parser's
     ///   150,000 rules keep real lists far below them.
     public static func encode(_ list: CompiledRuleList) throws(BinaryRuleListError) -> [UInt8] {
         try BinaryRuleListWriter.encode(list)

@@ -12,11 +12,11 @@ import Testing
 @Suite struct IndexPlanningTests {
     /// The code names the byte after the gram, else the one before it, else nothing (low 6 bits).
     @Test func neighbourCodes() {
-        func code(_ literal: String, _ gramAt: Int) -> UInt32 {
-            IndexPlanning.neighbourCode(Array(literal.utf8)[...], gramAt: gramAt)
+        func code(_ literal: String, _ gramAt: Int) -> UInt8 {
+            IndexHash.neighbourCode(Array(literal.utf8)[...], gramAt: gramAt)
         }
-        #expect(code("mnopq", 0) == IndexHash.neighbourAfter | UInt32(UInt8(ascii: "q") & 0x3F))
-        #expect(code("xmnop", 1) == UInt32(UInt8(ascii: "x") & 0x3F))
+        #expect(code("mnopq", 0) == UInt8(IndexHash.neighbourAfter) | (UInt8(ascii: "q") & 0x3F))
+        #expect(code("xmnop", 1) == UInt8(ascii: "x") & 0x3F)
         #expect(code("mnop", 0) == 0)
         #expect(code("@mnop", 1) == 0)  // '@' (0x40) before the gram: a code of 0, no check
     }

@@ -24,6 +24,16 @@ import Testing
         return (mapped, (0..<list.rules.count).map { RuleEntry(rawValue: mapped.rule($0).entry) })
     }
 
+    /// The compiler's code, and no code at all, are kept.
+    @Test func neighbourCodesOfTheFirstOccurrenceOrNoneAreKept() throws {
+        for code: UInt8 in [0x40 | (UInt8(ascii: "a") & 0x3F), 0] {  // "adfr" + "a" in "adframe"
+            let (_, entries) = try Self.entries {
+                $0.rules[0].indexKey = .gram(IndexHash.gram(Array("adfr".utf8), 0), neighbourCode: code)
+            }
+            #expect(entries == [.literal, .literal], "\(code)")
+        }
+    }
+
     @Test func compiledKeysAreStored() throws {
         let (_, entries) = try Self.entries { list in
             #expect(list.rules[0].indexKey.map { if case .gram = $0 { true } else { false } } == true)
@@ -41,6 +51,27 @@ import Testing
             (
                 "a host key for a literal pattern",
                 { $0.rules[0].indexKey = .host(HostIndex.key(Array("adframe".utf8)[...])) }
+            ),
+            (
+                "a neighbour code of another byte",
+                {
+                    $0.rules[0].indexKey = .gram(
+                        IndexHash.gram(Array("adfr".utf8), 0), neighbourCode: 0x40 | (0x78 & 0x3F))
+                }
+            ),
+            (
+                "a neighbour code after a gram that ends the literal",
+                {
+                    $0.rules[0].indexKey = .gram(
+                        IndexHash.gram(Array("rame".utf8), 0), neighbourCode: 0x40 | (0x61 & 0x3F))
+                }
+            ),
+            (
+                "an upper-case literal",
+                {
+                    $0.rules[0].urlFilter.requiredLiteral = "ADframe"
+                    $0.rules[0].indexKey = .gram(IndexHash.gram(Array("ADfr".utf8), 0), neighbourCode: 0)
+                }
             ),
             (
                 "another literal's host key",
