@@ -20,7 +20,7 @@ public func checkRuleListParser(_ data: [UInt8]) -> String? {
     guard let encoded = try? BinaryRuleList.encode(list) else { return nil }
     do {
         let rules = try MappedRuleList(bytes: encoded)
-        guard rules.ruleCount == list.rules.count, rules.actionSlotCount == list.actionSlots.count,
+        guard rules.ruleCount == list.ruleCount, rules.actionSlotCount == list.actionSlotCount,
             rules.sourceRuleCount == list.sourceRuleCount, rules.globalStylesheet == list.globalStylesheet
         else { return "the binary rule list does not hold the compiled list" }
         try ContentRuleList(identifier: "fuzz", rules: rules).compileAllPatterns()
