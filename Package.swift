@@ -13,9 +13,13 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "swift-content-blocker",
     products: [
-        // ContentRuleURL too: a load is built from its `WebURL`s.
-        .library(name: "ContentRuleMatcher", targets: ["ContentRuleMatcher", "ContentRuleURL"]),
-        .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler"]),
+        // Each product lists the modules it re-exports (`Exports.swift`): the modules its public API
+        // names (a load's `WebURL`s, the model's `ResourceType` and `Action`, the compiled list), so
+        // that `scripts/api-check` compares their API too.
+        .library(
+            name: "ContentRuleMatcher",
+            targets: ["ContentRuleMatcher", "ContentRuleURL", "ContentRuleModel", "ContentRuleFormat"]),
+        .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler", "RuleListParser"]),
         .library(name: "RuleListStore", targets: ["RuleListStore"]),
         .executable(name: "content-blocker", targets: ["ContentBlockerCLI"]),
     ],
