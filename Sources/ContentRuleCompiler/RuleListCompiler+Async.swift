@@ -23,9 +23,9 @@ extension RuleListCompiler {
     /// ``compile(json:options:)``, cancellable and reporting progress: the same result.
     ///
     /// Parses the JSON, then compiles the rules' patterns in batches of 4,096 rules; between batches it
-    /// checks for cancellation and calls `progress` (after parsing too, with no rule compiled; the
-    /// last call has every rule compiled). The work runs on the calling task's thread and the cores `Parallel.map`
-    /// uses; `progress` is called on that thread.
+    /// checks for cancellation and calls `progress` (after parsing too, with no rule compiled, even when
+    /// no rule parsed; the last call has every rule compiled). Each batch runs on every core, as the plain
+    /// compile does; `progress` is called on the calling task's thread.
     ///
     /// - Throws: `CancellationError` when the task is cancelled before the compile ends (checked
     ///   after parsing and between batches); nothing is returned then.

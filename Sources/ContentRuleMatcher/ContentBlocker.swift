@@ -131,11 +131,21 @@ public struct ContentRuleListResults: Sendable {
         public var modifiedHeaders = false
         /// The texts of the list's `notify` actions, in WebKit's action order.
         public var notifications: [String] = []
-        /// Selectors of the css-display-none actions, one entry per action, in WebKit's action order.
+        /// Selectors of the css-display-none actions, one entry per action slot, in WebKit's action order.
+        ///
+        /// Rules with identical triggers share one slot, whose entry joins their selectors with `,`
+        /// (WebKit merges them the same way, spec §4.8): count selectors, not entries, by splitting a
+        /// selector list where a comma is outside brackets, parentheses and quotes. The list's global
+        /// stylesheet is not here (``globalStylesheet``).
         public var selectors: [String] {
             actions.actions.compactMap { if case .cssDisplayNone(let selector) = $0 { selector } else { nil } }
         }
-        /// Whether this load attaches the list's global display-none stylesheet, and its selectors.
+        /// The list's global display-none stylesheet (the selectors of its css-display-none rules that fire
+        /// on every load, joined with `,`) when this load carries it, else `nil`.
+        ///
+        /// Every load's result carries it unless an `ignore-previous-rules` rule fired for the load or the
+        /// list has none (WebKit `ContentExtensionsBackend::actionsForResourceLoad` appends
+        /// `CSSDisplayNoneStyleSheet` unless the list saw ignore-previous-rules).
         public var globalStylesheet: String? { actions.globalStylesheet }
         /// An `ignore-previous-rules` action fired for the load (it dropped the earlier rules' actions).
         public var sawIgnorePreviousRules: Bool { actions.sawIgnorePreviousRules }

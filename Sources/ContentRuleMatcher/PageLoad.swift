@@ -150,7 +150,10 @@ public struct PageLoadResults: Sendable {
     }
     /// The URL the request finally goes to.
     public var requestURL: WebURL { (second ?? first).results.requestURL }
-    /// Both checks, in the order WebKit made them.
+    /// Both checks, in the order WebKit made them. Each check's ``ContentRuleListResults`` holds its
+    /// per-list results (selectors, the global stylesheet, notifications): read ``first`` for loads
+    /// checked once, and for a ping, a CSP report or a popup the check whose results apply (the second:
+    /// a popup's first check only decides its block).
     public var checks: [Check] { [first] + (second.map { [$0] } ?? []) }
 
     /// Whether WebKit applies the first check's results to the request, besides its block: not for a

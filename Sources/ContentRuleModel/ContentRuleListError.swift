@@ -146,7 +146,9 @@ public struct RuleListDiagnostic: Sendable, Hashable, Error, CustomStringConvert
     /// WebKit's message, or the detail for warnings that WebKit does not report.
     public var message: String { error?.message ?? detail ?? "" }
 
-    /// `rule N: KEY: message (detail)`, the form the CLI prints after the file name.
+    /// `rule N: KEY: message (detail)`, the form the CLI prints after the file name: for a warning
+    /// `rule N: KEY: warning: detail`; without a rule, `byte N: …` in place of `rule N: KEY`. Parts that are
+    /// `nil` are left out.
     public var description: String {
         var parts: [String] = []
         if let ruleIndex { parts.append("rule \(ruleIndex)") }

@@ -86,17 +86,20 @@ public final class ContentRuleListStore: Sendable {
     public func compileContentRuleList(forIdentifier identifier: String, contentsOfFile path: String)
         throws(ContentRuleListStoreError) -> ContentRuleList
     {
-        let json: [UInt8]
+        try compileContentRuleList(forIdentifier: identifier, json: readSource(path, identifier: identifier))
+    }
+
+    /// The JSON file at `path`, to compile as `identifier`.
+    func readSource(_ path: String, identifier: String) throws(ContentRuleListStoreError) -> [UInt8] {
         do {
-            json = try AtomicFile.read(path)
+            return try AtomicFile.read(path)
         } catch {
             throw Self.storeError(error, identifier: identifier, path: path)
         }
-        return try compileContentRuleList(forIdentifier: identifier, json: json)
     }
 
     /// Writes `compiled` with its source under `identifier` and opens what was written.
-    private func store(_ compiled: CompiledRuleList, identifier: String, source: [UInt8])
+    func store(_ compiled: CompiledRuleList, identifier: String, source: [UInt8])
         throws(ContentRuleListStoreError) -> ContentRuleList
     {
         let (bytes, binaryLength) = try encode(compiled, identifier: identifier, source: source)
