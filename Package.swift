@@ -125,7 +125,9 @@ let package = Package(
                 "RuleListStore", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL", "Locking", "TestSupport",
             ],
             swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "CLITests", dependencies: ["TestSupport", "ContentBlockerCLI", "RuleListParser"], exclude: ["Golden"],
+            swiftSettings: strict),
         .testTarget(
             name: "RobustnessTests",
             dependencies: [

@@ -49,7 +49,26 @@ extension MatchCommand {
         help: """
             Leave out css-display-none actions and global stylesheets (on a large list they make each result
             hundreds of KB): "actions" has the other actions, "cssDisplayNoneActions" counts the left-out
-            ones, and each list has "globalStylesheetBytes" instead of "globalStylesheet".
+            ones, and each list has "globalStylesheetBytes" instead of "globalStylesheet". The default with
+            --requests.
+            """)
+    static let fullFlag = Flag(
+        "--full",
+        help: """
+            List css-display-none actions with their selectors and each list's global stylesheet in every
+            result: the default for a single request; with --requests, brief is the default.
+            """)
+    static let fieldsOption = Option<String>(
+        "--fields", valueName: "F,F,…",
+        help: """
+            Write only these members of each result (comma-separated; "error" is always written): \(
+            ResultFields.names.joined(separator: ", ")).
+            """)
+    static let strictFlag = Flag(
+        "--strict",
+        help: """
+            Stop a --requests batch at the first request line with an error or a warning (an unknown key or
+            requestMethod): its message goes to standard error and the exit status is 1.
             """)
     static let firedRulesFlag = Flag(
         "--fired-rules",
@@ -138,7 +157,8 @@ extension MatchCommand {
             urlOption.declaration, topURLOption.declaration, frameURLOption.declaration, typeOption.declaration,
             contextOption.declaration, methodOption.declaration, loadTypeOption.declaration,
             requestsOption.declaration, jobsOption.declaration, activeActionsOption.declaration,
-            engineOption.declaration, briefFlag.declaration, firedRulesFlag.declaration,
+            engineOption.declaration, briefFlag.declaration, fullFlag.declaration, fieldsOption.declaration,
+            firedRulesFlag.declaration, strictFlag.declaration,
         ],
         forms: [
             UsageForm(
@@ -147,7 +167,9 @@ extension MatchCommand {
                     topURLOption.declaration, frameURLOption.declaration, typeOption.declaration,
                     contextOption.declaration, methodOption.declaration, loadTypeOption.declaration,
                 ]),
-            UsageForm(required: [requestsOption.declaration], optional: [jobsOption.declaration]),
+            UsageForm(
+                required: [requestsOption.declaration],
+                optional: [jobsOption.declaration, strictFlag.declaration, fieldsOption.declaration]),
         ],
         sections: [
             HelpSection(
@@ -170,16 +192,19 @@ extension MatchCommand {
                     mainDocumentURL, loadType, blockedLoad, blockedCookies, madeHTTPS, actions, lists} where
                     WebKit checked the load again.
 
-                    With --requests, a request's "id" (any JSON value) is echoed first; keys not listed in
-                    REQUEST are ignored and named in "warnings" (as is an unknown requestMethod; with flags,
-                    warnings go to standard error); a bad or blank request line gives {"error": "line N: ..."}
-                    (with its "warnings", if any) and the batch goes on: line N of the input is always line N
-                    of the output. Requests are answered as they are read, so a tool can keep one process open
-                    and write requests to it.
+                    With --requests, results are brief unless --full (see --brief), a request's "id" (any JSON
+                    value) is echoed first; keys not listed in REQUEST are ignored and named in "warnings" (as
+                    is an unknown requestMethod; with flags, warnings go to standard error); a bad or blank
+                    request line gives {"error": "line N: ..."} (with its "warnings", if any) and the batch
+                    goes on: line N of the input is always line N of the output. At the end, standard error
+                    sums up the lines with errors (and the first), with unknown keys (each key and how many
+                    lines had it) and with an unknown requestMethod. Requests are answered as they are read,
+                    so a tool can keep one process open and write requests to it.
                     """),
         ],
         exitStatuses: [
-            (0, "done (with --requests, even if some request lines were bad)"),
+            (0, "done; with --requests, every request line was a request"),
+            (1, "with --requests, some request lines had errors (each answered with its error), or --strict stopped"),
             (2, "usage error (including a bad --url, --type, … value) or I/O error"),
         ])
 }

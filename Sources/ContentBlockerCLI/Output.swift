@@ -49,6 +49,7 @@ enum Console {
     }
 
     /// Writes `bytes` to standard output (a binary rule list for `compile -o -`); false on an error.
+    @discardableResult
     static func outBytes(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { write($0, to: 1) }
     }
@@ -108,67 +109,33 @@ indirect enum JSON {
     }
 
     var text: String {
-        var output = ""
-        write(to: &output)
-        return output
+        var writer = JSONWriter()
+        write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    func write(to output: inout String) {
+    func write(to writer: inout JSONWriter) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .string(let value): JSON.writeString(value, to: &output)
-        case .raw(let text): output += text
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .int(let value): writer.int(value)
+        case .string(let value): writer.string(value)
+        case .raw(let text): writer.raw(text)
         case .array(let values):
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                value.write(to: &output)
+            writer.openArray()
+            for value in values {
+                writer.element()
+                value.write(to: &writer)
             }
-            output += "]"
+            writer.closeArray()
         case .object(let members):
-            output += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
-                JSON.writeString(key, to: &output)
-                output += ":"
-                value.write(to: &output)
+            writer.openObject()
+            for (key, value) in members {
+                writer.key(key)
+                value.write(to: &writer)
             }
-            output += "}"
+            writer.closeObject()
         }
     }
 
-    /// Appends `value` as a JSON string: `"`, `\`, `\n`, `\r`, `\t` and other control characters
-    /// escaped; runs of other bytes copied at once (escapes are ASCII, so UTF-8 sequences stay whole).
-    static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        var value = value
-        value.withUTF8 { bytes in
-            var runStart = 0
-            func flush(_ end: Int) {
-                if end > runStart {
-                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self)
-                }
-                runStart = end + 1
-            }
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
-                flush(index)
-                switch byte {
-                case 0x22: output += "\\\""
-                case 0x5C: output += "\\\\"
-                case 0x0A: output += "\\n"
-                case 0x0D: output += "\\r"
-                case 0x09: output += "\\t"
-                default:
-                    let hex = String(byte, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-            }
-            flush(bytes.count)
-        }
-        output += "\""
-    }
 }

@@ -1,0 +1,110 @@
+/// JSON text written straight into bytes: what every command's JSON output goes through (``JSON`` for
+/// a value built first, the batch results of `match` member by member, with no value tree).
+///
+/// No spaces; strings escape `"`, `\`, `\n`, `\r`, `\t` and other control characters (`\u00XX`) and copy
+/// every other byte as it is (escapes are ASCII, so UTF-8 sequences stay whole). Commas are written by
+/// ``key(_:)`` and ``element()`` after the first member or element of the innermost open container.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+    /// Per open container, innermost last: whether it has a member or element already.
+    private var hasContent: [Bool] = [false]
+
+    init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func openObject() { open(0x7B) }
+    mutating func closeObject() { close(0x7D) }
+    mutating func openArray() { open(0x5B) }
+    mutating func closeArray() { close(0x5D) }
+
+    /// Starts an object member: a comma when it is not the first, then `"name":`.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(0x22)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [0x22, 0x3A])
+    }
+
+    /// ``key(_:)`` of a name known only at run time (escaped as a string).
+    mutating func key(_ name: String) {
+        separate()
+        string(name)
+        bytes.append(0x3A)
+    }
+
+    /// Starts an array element: a comma when it is not the first.
+    mutating func element() { separate() }
+
+    mutating func null() { raw("null") }
+    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    mutating func int(_ value: Int) {
+        if value < 0 { bytes.append(0x2D) }
+        var magnitude = value.magnitude
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Text written as it is (a literal, or JSON text already written).
+    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+    mutating func raw(_ text: some Collection<UInt8>) { bytes.append(contentsOf: text) }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { string(bytes: $0) }
+    }
+
+    /// A JSON string of UTF-8 `value`: runs of bytes that need no escape are copied at once.
+    mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        var runStart = 0
+        for index in 0..<value.count {
+            let byte = value[index]
+            guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
+            if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index])) }
+            runStart = index + 1
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        if value.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...])) }
+        bytes.append(0x22)
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        hasContent.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
+        hasContent.removeLast()
+    }
+
+    private mutating func separate() {
+        if hasContent[hasContent.count - 1] { bytes.append(0x2C) } else { hasContent[hasContent.count - 1] = true }
+    }
+}
