@@ -74,11 +74,15 @@ struct JSONWriter {
     mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
         bytes.append(0x22)
         var runStart = 0
-        for index in 0..<value.count {
+        var index = 0
+        while index < value.count {
+            // The common case: a run with nothing to escape, up to the end.
+            index = JSONStringScan.firstStop(in: value, from: index, stopAtNonASCII: false)
+            guard index < value.count else { break }
             let byte = value[index]
-            guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
             if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index])) }
-            runStart = index + 1
+            index += 1
+            runStart = index
             switch byte {
             case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
             case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
@@ -86,13 +90,14 @@ struct JSONWriter {
             case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
             case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF)])
             }
         }
         if value.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...])) }
         bytes.append(0x22)
     }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
@@ -106,5 +111,39 @@ struct JSONWriter {
 
     private mutating func separate() {
         if hasContent[hasContent.count - 1] { bytes.append(0x2C) } else { hasContent[hasContent.count - 1] = true }
+    }
+}
+
+/// Finds the bytes JSON string scanning stops at, eight bytes at a time (SWAR: each step tests a
+/// 64-bit word for a quote, a backslash, a control character and, if asked, a non-ASCII byte).
+enum JSONStringScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The index of the first byte at or after `start` that is `"`, `\`, below 0x20 or (when
+    /// `stopAtNonASCII`) 0x80 or above; `buffer.count` when there is none.
+    @inline(__always)
+    static func firstStop(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, stopAtNonASCII: Bool) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var index = start
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= buffer.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            var flags = (word &- 0x20 &* ones) & ~word
+            let quote = word ^ (0x22 &* ones)
+            flags |= (quote &- ones) & ~quote
+            let backslash = word ^ (0x5C &* ones)
+            flags |= (backslash &- ones) & ~backslash
+            flags &= highs
+            if stopAtNonASCII { flags |= word & highs }
+            if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < buffer.count {
+            let byte = base[index]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || stopAtNonASCII && byte >= 0x80 { return index }
+            index += 1
+        }
+        return buffer.count
     }
 }

@@ -1,5 +1,9 @@
 import RuleListParser
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The keys of one request (a request line, or the flags of a single request), read once: what
 /// ``MatchCommand/load(from:)`` turns into a load, the `id` to echo and the keys nobody reads.
 struct RequestFields {
@@ -87,24 +91,29 @@ extension RequestFields {
     /// The last of a repeated key counts, as in `JSONObject`.
     /// - Complexity: O(line length), no allocation but the strings of the known keys.
     static func parseFlat(_ line: ArraySlice<UInt8>) -> RequestFields? {
-        var scanner = FlatObjectScanner(line: line)
-        return scanner.scan()
+        line.withUnsafeBufferPointer { buffer in
+            var scanner = FlatObjectScanner(line: buffer)
+            guard var fields = scanner.scan() else { return nil }
+            if let id = scanner.idRange {
+                fields.idText = line[(line.startIndex + id.lowerBound)..<(line.startIndex + id.upperBound)]
+            }
+            return fields
+        }
     }
 }
 
 /// The one-pass reader of ``RequestFields/parseFlat(_:)``.
 private struct FlatObjectScanner {
-    let line: ArraySlice<UInt8>
-    var index: Int
+    let line: UnsafeBufferPointer<UInt8>
+    var index = 0
     var fields = RequestFields()
     var unknown: [String] = []
+    /// Where the last `id` value is in the line.
+    var idRange: Range<Int>?
     /// Bytes of a string with escapes, decoded.
     var decoded: [UInt8] = []
 
-    init(line: ArraySlice<UInt8>) {
-        self.line = line
-        index = line.startIndex
-    }
+    init(line: UnsafeBufferPointer<UInt8>) { self.line = line }
 
     mutating func scan() -> RequestFields? {
         skipSpace()
@@ -148,14 +157,14 @@ private struct FlatObjectScanner {
     }
 
     /// A key without escapes: its bytes.
-    private mutating func rawKey() -> ArraySlice<UInt8>? {
+    private mutating func rawKey() -> UnsafeBufferPointer<UInt8>? {
         guard take(0x22) else { return nil }
         let start = index
         while index < line.endIndex {
             let byte = line[index]
             if byte == 0x22 {
                 index += 1
-                return line[start..<index - 1]
+                return UnsafeBufferPointer(rebasing: line[start..<index - 1])
             }
             guard byte >= 0x20, byte < 0x80, byte != 0x5C else { return nil }
             index += 1
@@ -164,7 +173,7 @@ private struct FlatObjectScanner {
     }
 
     /// Reads the value of `key` and files it; false when the line must be read by `JSONReader`.
-    private mutating func value(for key: ArraySlice<UInt8>) -> Bool {
+    private mutating func value(for key: UnsafeBufferPointer<UInt8>) -> Bool {
         guard index < line.endIndex else { return false }
         let start = index
         let text: String?
@@ -187,21 +196,45 @@ private struct FlatObjectScanner {
         default: return false  // an array or an object, or not JSON
         }
         let value: RequestFields.Value = text.map { .string($0) } ?? .notAString
-        switch key.count {
-        case 2 where key.elementsEqual("id".utf8): fields.idText = line[start..<index]
-        case 3 where key.elementsEqual("url".utf8): fields.url = value
-        case 15 where key.elementsEqual("mainDocumentURL".utf8): fields.mainDocumentURL = value
-        case 8 where key.elementsEqual("frameURL".utf8): fields.frameURL = value
-        case 12 where key.elementsEqual("resourceType".utf8): fields.resourceType = value
-        case 11 where key.elementsEqual("loadContext".utf8): fields.loadContext = value
-        case 13 where key.elementsEqual("requestMethod".utf8): fields.requestMethod = value
-        case 8 where key.elementsEqual("loadType".utf8): fields.loadType = value
-        case 10 where key.elementsEqual("httpMethod".utf8): break
-        case 14 where key.elementsEqual("requestHeaders".utf8):
-            fields.requestHeaders = .failure(RuntimeError("requestHeaders must be an object"))
-        default: unknown.append(String(decoding: key, as: UTF8.self))
+        switch Self.requestKey(key) {
+        case .id: idRange = start..<index
+        case .url: fields.url = value
+        case .mainDocumentURL: fields.mainDocumentURL = value
+        case .frameURL: fields.frameURL = value
+        case .resourceType: fields.resourceType = value
+        case .loadContext: fields.loadContext = value
+        case .requestMethod: fields.requestMethod = value
+        case .loadType: fields.loadType = value
+        case .httpMethod: break
+        case .requestHeaders: fields.requestHeaders = .failure(RuntimeError("requestHeaders must be an object"))
+        case nil: unknown.append(String(decoding: key, as: UTF8.self))
         }
         return true
+    }
+
+    /// The keys a request reads.
+    enum Key {
+        case id, url, mainDocumentURL, frameURL, resourceType, loadContext, requestMethod, loadType, httpMethod
+        case requestHeaders
+    }
+
+    /// The request key `key` spells, by its length and then its bytes.
+    static func requestKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
+        func equals(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+        }
+        switch key.count {
+        case 2: return equals("id") ? .id : nil
+        case 3: return equals("url") ? .url : nil
+        case 8: return equals("frameURL") ? .frameURL : equals("loadType") ? .loadType : nil
+        case 10: return equals("httpMethod") ? .httpMethod : nil
+        case 11: return equals("loadContext") ? .loadContext : nil
+        case 12: return equals("resourceType") ? .resourceType : nil
+        case 13: return equals("requestMethod") ? .requestMethod : nil
+        case 14: return equals("requestHeaders") ? .requestHeaders : nil
+        case 15: return equals("mainDocumentURL") ? .mainDocumentURL : nil
+        default: return nil
+        }
     }
 
     /// A string of ASCII bytes, with JSON's escapes but `\u` of a surrogate; nil otherwise.
@@ -210,11 +243,14 @@ private struct FlatObjectScanner {
         let start = index
         var escaped = false
         while index < line.endIndex {
+            index = JSONStringScan.firstStop(in: line, from: index, stopAtNonASCII: true)
+            guard index < line.endIndex else { return nil }
             let byte = line[index]
             if byte == 0x22 {
                 index += 1
-                if !escaped { return String(decoding: line[start..<index - 1], as: UTF8.self) }
-                return decode(line[start..<index - 1])
+                let contents = UnsafeBufferPointer(rebasing: line[start..<index - 1])
+                if !escaped { return String(decoding: contents, as: UTF8.self) }
+                return decode(contents)
             }
             guard byte >= 0x20, byte < 0x80 else { return nil }
             if byte == 0x5C {
@@ -228,7 +264,7 @@ private struct FlatObjectScanner {
     }
 
     /// The text of string contents with escapes; nil for an escape JSON lacks or a surrogate.
-    private mutating func decode(_ contents: ArraySlice<UInt8>) -> String? {
+    private mutating func decode(_ contents: UnsafeBufferPointer<UInt8>) -> String? {
         decoded.removeAll(keepingCapacity: true)
         var position = contents.startIndex
         while position < contents.endIndex {
@@ -250,7 +286,7 @@ private struct FlatObjectScanner {
             case 0x75:
                 guard contents.endIndex - position >= 4 else { return nil }
                 var unit: UInt32 = 0
-                for digit in contents[position..<position + 4] {
+                for digit in UnsafeBufferPointer(rebasing: contents[position..<position + 4]) {
                     guard let value = Self.hexValue(digit) else { return nil }
                     unit = unit << 4 | value
                 }
@@ -275,7 +311,7 @@ private struct FlatObjectScanner {
     private mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard line.endIndex - index >= count,
-            word.withUTF8Buffer({ line[index..<index + count].elementsEqual($0) })
+            word.withUTF8Buffer({ memcmp($0.baseAddress!, line.baseAddress! + index, count) == 0 })
         else { return false }
         index += count
         return true

@@ -83,15 +83,21 @@ struct RequestLines {
     /// Numbers the lines of `bytes` (complete lines; the last may lack its newline).
     private mutating func batch(_ bytes: [UInt8]) -> Batch {
         var lines: [(number: Int, range: Range<Int>)] = []
-        var start = 0
-        while start < bytes.count {
-            var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            let next = end + 1
-            if end > start && bytes[end - 1] == 0x0D { end -= 1 }
-            lineNumber += 1
-            lines.append((lineNumber, start..<end))
-            start = next
+        var number = lineNumber
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                let newline = memchr(base + start, 0x0A, buffer.count - start)
+                var end = newline.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                let next = end + 1
+                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+                number += 1
+                lines.append((number, start..<end))
+                start = next
+            }
         }
+        lineNumber = number
         return Batch(bytes: bytes, lines: lines)
     }
 }

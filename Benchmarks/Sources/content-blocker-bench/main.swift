@@ -16,6 +16,9 @@
 //     (no first-use PCRE2 compiles, top-URL caches filled).
 //   content-blocker-bench worstcase --rules JSON --name W --work DIR [--mode quick|full] [--runs N]
 //     The worst case: the rules plus hostile ones, adversarial long URLs (WorstCase.swift).
+//   content-blocker-bench batch --binary FILE --requests FILE [--count N] [--callgrind] [--runs N] [--jobs N]
+//     The in-process side of Benchmarks/batch: match --requests lines decided as match decides them
+//     (BatchBaseline.swift).
 //   content-blocker-bench load --binary FILE --runs N [--url U --frame F --type T]
 //     Fresh-process figures: open → ready to match (each of N opens), first match, RSS (JSON on stdout).
 import CCallgrind
@@ -236,6 +239,7 @@ do {
     case "load": exit(try runLoad(arguments))
     case "worstcase": exit(try runWorstCase(arguments))
     case "slowest": exit(try runSlowest(arguments))
+    case "batch": exit(try runBatchBaseline(arguments))
     default:
         print("usage: content-blocker-bench run|callgrind ... (see the comment at the top of main.swift)")
         exit(2)
