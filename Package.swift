@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
+        // gzip'd request files (`match --requests`).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Layer 1: vocabulary (rules, triggers, actions, flags, errors).
         .target(name: "ContentRuleModel", swiftSettings: strict),
@@ -71,7 +73,7 @@ let package = Package(
             name: "ContentBlockerCLI",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
-                "SystemCalls", "RuleListStore",
+                "SystemCalls", "RuleListStore", "CZlib",
             ],
             swiftSettings: strict),
 

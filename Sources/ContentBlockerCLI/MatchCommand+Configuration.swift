@@ -64,6 +64,10 @@ extension MatchCommand {
             Write only these members of each result (comma-separated; "error" is always written): \(
             ResultFields.names.joined(separator: ", ")).
             """)
+    static let inputFormatOption = Option<RequestFormat>(
+        "--input-format", valueName: "FORMAT",
+        help: "What --requests holds (see INPUT FORMATS); gzip'd input is read whatever the format.",
+        defaultValue: RequestFormat.request.rawValue)
     static let strictFlag = Flag(
         "--strict",
         help: """
@@ -158,7 +162,7 @@ extension MatchCommand {
             contextOption.declaration, methodOption.declaration, loadTypeOption.declaration,
             requestsOption.declaration, jobsOption.declaration, activeActionsOption.declaration,
             engineOption.declaration, briefFlag.declaration, fullFlag.declaration, fieldsOption.declaration,
-            firedRulesFlag.declaration, strictFlag.declaration,
+            firedRulesFlag.declaration, inputFormatOption.declaration, strictFlag.declaration,
         ],
         forms: [
             UsageForm(
@@ -169,7 +173,10 @@ extension MatchCommand {
                 ]),
             UsageForm(
                 required: [requestsOption.declaration],
-                optional: [jobsOption.declaration, strictFlag.declaration, fieldsOption.declaration]),
+                optional: [
+                    inputFormatOption.declaration, jobsOption.declaration, strictFlag.declaration,
+                    fieldsOption.declaration,
+                ]),
         ],
         sections: [
             HelpSection(
@@ -181,6 +188,7 @@ extension MatchCommand {
                 entries: requestFields.map { field in
                     (field.key + (field.option.map { " [\($0.name)]" } ?? ""), field.help)
                 }),
+            HelpSection(title: "INPUT FORMATS", paragraphs: RequestFormat.help, entries: []),
             HelpSection(
                 title: "RESULT",
                 paragraphs: """

@@ -78,6 +78,7 @@ extension MatchCommand {
             case .absent: return nil
             case .string(let text): return text
             case .notAString: throw RuntimeError("\(key) must be a string")
+            case .invalid(let message): throw RuntimeError(message)
             }
         }
         guard let urlText = try string(fields.url, "url") else { throw RuntimeError("url is required") }

@@ -33,6 +33,8 @@ struct MatchCommand: Command {
     var style: ResultStyle
     /// --strict: a request line with an error or a warning stops the batch (exit 1).
     var strict: Bool
+    /// --input-format: what --requests holds.
+    var format: RequestFormat
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try self.init(arguments, lists: .files(arguments[Self.listsArgument]))
@@ -56,6 +58,10 @@ struct MatchCommand: Command {
         style = ResultStyle(brief: brief, firedRules: arguments[Self.firedRulesFlag])
         if let text = arguments[Self.fieldsOption] { style.fields = try ResultFields.parse(text).get() }
         strict = arguments[Self.strictFlag]
+        format = arguments[Self.inputFormatOption] ?? .request
+        if arguments[Self.inputFormatOption] != nil && requestsPath == nil {
+            throw UsageError("--input-format describes --requests")
+        }
         engine = arguments[Self.engineOption] ?? .fast
         jobs = arguments[Self.jobsOption]?.value
         var paths: [String] = []
@@ -101,9 +107,10 @@ struct MatchCommand: Command {
         switch requests {
         case .lines(let path):
             let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-            let summary = try Self.runBatch(blocker, requestsPath: path, jobs: jobs, style: style, strict: strict)
+            let summary = try Self.runBatch(
+                blocker, requestsPath: path, jobs: jobs, style: style, strict: strict, format: format)
             if let (line, message) = summary.stoppedAt {
-                Console.err("content-blocker match: line \(line): \(message) (--strict: stopped)")
+                Console.err("content-blocker match: \(summary.unit) \(line): \(message) (--strict: stopped)")
                 return 1
             }
             let report = summary.report

@@ -7,11 +7,13 @@ import RuleListParser
 /// The keys of one request (a request line, or the flags of a single request), read once: what
 /// ``MatchCommand/load(from:)`` turns into a load, the `id` to echo and the keys nobody reads.
 struct RequestFields {
-    /// A request key's value: absent, a string, or another JSON value (an error for every key but `id`).
+    /// A request key's value: absent, a string, or another JSON value (an error for every key but
+    /// `id`), or a value of another request format that maps to none (an error with its message).
     enum Value {
         case absent
         case string(String)
         case notAString
+        case invalid(String)
     }
 
     var url = Value.absent
@@ -90,9 +92,9 @@ extension RequestFields {
     /// such a line is read by `JSONReader` instead, which gives the same fields or the error message.
     /// The last of a repeated key counts, as in `JSONObject`.
     /// - Complexity: O(line length), no allocation but the strings of the known keys.
-    static func parseFlat(_ line: ArraySlice<UInt8>) -> RequestFields? {
+    static func parseFlat(_ line: ArraySlice<UInt8>, format: RequestFormat = .request) -> RequestFields? {
         line.withUnsafeBufferPointer { buffer in
-            var scanner = FlatObjectScanner(line: buffer)
+            var scanner = FlatObjectScanner(line: buffer, format: format)
             guard var fields = scanner.scan() else { return nil }
             if let id = scanner.idRange {
                 fields.idText = line[(line.startIndex + id.lowerBound)..<(line.startIndex + id.upperBound)]
@@ -113,7 +115,13 @@ private struct FlatObjectScanner {
     /// Bytes of a string with escapes, decoded.
     var decoded: [UInt8] = []
 
-    init(line: UnsafeBufferPointer<UInt8>) { self.line = line }
+    /// ``RequestFormat/request`` or ``RequestFormat/tsurlfilter``: which keys are read.
+    let format: RequestFormat
+
+    init(line: UnsafeBufferPointer<UInt8>, format: RequestFormat) {
+        self.line = line
+        self.format = format
+    }
 
     mutating func scan() -> RequestFields? {
         skipSpace()
@@ -196,8 +204,9 @@ private struct FlatObjectScanner {
         default: return false  // an array or an object, or not JSON
         }
         let value: RequestFields.Value = text.map { .string($0) } ?? .notAString
-        switch Self.requestKey(key) {
+        switch format == .tsurlfilter ? Self.tsurlfilterKey(key) : Self.requestKey(key) {
         case .id: idRange = start..<index
+        case .cpt: fields.resourceType = RequestFields.mapped(value, RequestFormat.tsurlfilterTypes, key: "cpt")
         case .url: fields.url = value
         case .mainDocumentURL: fields.mainDocumentURL = value
         case .frameURL: fields.frameURL = value
@@ -216,6 +225,21 @@ private struct FlatObjectScanner {
     enum Key {
         case id, url, mainDocumentURL, frameURL, resourceType, loadContext, requestMethod, loadType, httpMethod
         case requestHeaders
+        /// tsurlfilter's resource type.
+        case cpt
+    }
+
+    /// The tsurlfilter key `key` spells (``RequestFormat/tsurlfilter``).
+    static func tsurlfilterKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
+        func equals(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+        }
+        switch key.count {
+        case 2: return equals("id") ? .id : nil
+        case 3: return equals("url") ? .url : equals("cpt") ? .cpt : nil
+        case 8: return equals("frameUrl") ? .mainDocumentURL : nil
+        default: return nil
+        }
     }
 
     /// The request key `key` spells, by its length and then its bytes.

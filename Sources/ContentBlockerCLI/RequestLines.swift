@@ -23,6 +23,10 @@ struct RequestLines {
     private var lineNumber = 0
     private var atEnd = false
     private static let readSize = 4 << 20
+    /// The input is gzip'd (decided by its first bytes): what is read goes through it.
+    private var inflater: GzipInflater?
+    /// Bytes read before the input is known to be gzip'd or not (fewer than its two magic bytes).
+    private var undecided: [UInt8]? = []
 
     /// Opens `path`, or standard input for `-`.
     /// - Throws: ``RuntimeError`` naming the path when it cannot be opened.
@@ -68,15 +72,42 @@ struct RequestLines {
     }
 
     /// Appends to `pending` one `read(2)` of at most ``readSize`` bytes (what a pipe has now, or a block
-    /// of a file); returns how many (0 at the end).
+    /// of a file), inflated when the input is gzip'd (its first two bytes, 1f 8b); returns how many
+    /// bytes were read (0 at the end).
+    /// - Throws: ``RuntimeError`` on a read error, corrupt gzip data or a gzip stream cut short.
     private mutating func readChunk() throws(RuntimeError) -> Int {
         if block.isEmpty { block = [UInt8](repeating: 0, count: Self.readSize) }
         let count = block.withUnsafeMutableBufferPointer { SystemCall.read(descriptor, $0.baseAddress!, $0.count) }
+        let name = path == "-" ? "standard input" : path
         guard count >= 0 else {
-            let name = path == "-" ? "standard input" : path
             throw RuntimeError("cannot read \(name): \(String(cString: strerror(errno)))")
         }
-        pending.append(contentsOf: block[0..<count])
+        var read = block[0..<count]
+        if var head = undecided {
+            // Not known yet: wait for two bytes, or the end.
+            head += read
+            guard head.count >= 2 || count == 0 else {
+                undecided = head
+                return count
+            }
+            undecided = nil
+            if GzipInflater.isGzip(head) { inflater = GzipInflater() }
+            read = head[...]
+        }
+        if let inflater {
+            do {
+                try read.withUnsafeBufferPointer { buffer throws(RuntimeError) in
+                    try inflater.inflate(buffer, into: &pending)
+                }
+            } catch {
+                throw RuntimeError("cannot read \(name): \(error.message)")
+            }
+            if count == 0 && !inflater.atMemberEnd {
+                throw RuntimeError("cannot read \(name): the gzip stream is cut short")
+            }
+        } else {
+            pending.append(contentsOf: read)
+        }
         return count
     }
 

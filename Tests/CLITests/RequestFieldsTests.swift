@@ -16,6 +16,7 @@ import Testing
             case .absent: return "-"
             case .string(let text): return "s:" + text
             case .notAString: return "x"
+            case .invalid(let message): return "invalid:" + message
             }
         }
         let headers: String
