@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "ContentRuleCompiler", targets: ["ContentRuleCompiler", "RuleListParser"]),
         .library(name: "RuleListStore", targets: ["RuleListStore"]),
         .executable(name: "content-blocker", targets: ["ContentBlockerCLI"]),
+        // A shared library with a C ABI (Sources/ContentBlockerC/include/content_blocker.h), which the
+        // Python package (python/) loads.
+        .library(name: "ContentBlockerC", type: .dynamic, targets: ["ContentBlockerC"]),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -69,13 +72,27 @@ let package = Package(
                 "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleFormat", "ContentRuleModel", "SystemCalls",
             ],
             swiftSettings: strict),
+        // Layer 7: requests of `match --requests` and the C ABI read once from their bytes (JSON Lines,
+        // tsurlfilter, adblock-rust, HAR), decided, and their results written as bytes, over threads.
+        .target(
+            name: "RequestBatch",
+            dependencies: ["ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL", "RuleListParser", "Locking"],
+            swiftSettings: strict),
         .executableTarget(
             name: "ContentBlockerCLI",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
-                "SystemCalls", "RuleListStore", "CZlib",
+                "SystemCalls", "RuleListStore", "CZlib", "RequestBatch",
             ],
             swiftSettings: strict),
+        // The C ABI: `@_cdecl` functions; the header is the contract (excluded from the Swift sources).
+        .target(
+            name: "ContentBlockerC",
+            dependencies: [
+                "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleFormat", "ContentRuleModel", "ContentRuleURL",
+                "RuleListParser", "RequestBatch",
+            ],
+            exclude: ["include"], swiftSettings: strict),
 
         // Test data locations, tiers, and rule lists compiled in memory for the test targets.
         .target(
@@ -127,8 +144,9 @@ let package = Package(
                 "RuleListStore", "ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL", "Locking", "TestSupport",
             ],
             swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
-            name: "CLITests", dependencies: ["TestSupport", "ContentBlockerCLI", "RuleListParser"], exclude: ["Golden"],
+            name: "RequestBatchTests", dependencies: ["RequestBatch", "RuleListParser", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "RobustnessTests",

@@ -1,6 +1,7 @@
 import ContentRuleCompiler
 import ContentRuleFormat
 import ContentRuleModel
+import RequestBatch
 import RuleListParser
 
 #if canImport(Glibc)
@@ -80,16 +81,9 @@ struct CheckCommand: Command {
 
     static func report(path: String, result: RuleListCompiler.Result) -> JSON {
         let diagnostics = result.diagnostics.map { diagnostic -> JSON in
-            var members: [(String, JSON)] = [
-                ("severity", .string(diagnostic.severity.rawValue)),
-                ("error", diagnostic.error.map { .string($0.rawValue) } ?? .null),
-                ("message", .string(diagnostic.message)),
-            ]
-            members.append(("rule", diagnostic.ruleIndex.map { .int($0) } ?? .null))
-            members.append(("key", diagnostic.keyPath.map { .string($0) } ?? .null))
-            members.append(("detail", diagnostic.detail.map { .string($0) } ?? .null))
-            if let offset = diagnostic.byteOffset { members.append(("byteOffset", .int(offset))) }
-            return .object(members)
+            var writer = JSONWriter()
+            writer.diagnostic(diagnostic)
+            return .raw(String(decoding: writer.bytes, as: UTF8.self))
         }
         return .object([
             ("file", .string(path)), ("valid", .bool(result.errors.isEmpty)),

@@ -1,77 +1,7 @@
 import ContentRuleMatcher
-import Dispatch
-import Locking
-import RuleListParser
+import RequestBatch
 
 extension MatchCommand {
-    /// What a batch's request lines had wrong, summed over the lines (``runBatch``).
-    struct BatchSummary: Sendable {
-        /// What a request is called in messages: a `line` of JSON Lines, a `request` of a document.
-        var unit = "line"
-        var lines = 0
-        var errorLines = 0
-        /// The first line with an error: its number and the message.
-        var firstError: (line: Int, message: String)?
-        var unknownKeyLines = 0
-        /// Lines naming each unknown key.
-        var unknownKeys: [String: Int] = [:]
-        var unknownMethodLines = 0
-        /// Under --strict, the first line with an error or a warning, and what: the batch stops there.
-        var stoppedAt: (line: Int, message: String)?
-
-        /// Counts one request: its number, its fields (nil when it was not a request object), its error.
-        mutating func count(number: Int, fields: RequestFields?, error: String?) {
-            lines += 1
-            if let error {
-                errorLines += 1
-                if firstError == nil { firstError = (number, error) }
-            }
-            guard let fields else { return }
-            if !fields.unknownKeys.isEmpty {
-                unknownKeyLines += 1
-                for key in fields.unknownKeys { unknownKeys[key, default: 0] += 1 }
-            }
-            if case .string(let method) = fields.requestMethod, RequestMethod(caseInsensitiveName: method) == nil {
-                unknownMethodLines += 1
-            }
-        }
-
-        mutating func add(_ other: BatchSummary) {
-            lines += other.lines
-            errorLines += other.errorLines
-            if firstError == nil { firstError = other.firstError }
-            unknownKeyLines += other.unknownKeyLines
-            unknownKeys.merge(other.unknownKeys, uniquingKeysWith: +)
-            unknownMethodLines += other.unknownMethodLines
-        }
-
-        /// The lines to report on standard error at the end (none when every line was clean).
-        var report: [String] {
-            var parts: [String] = []
-            if errorLines > 0 {
-                var text = "\(errorLines) of \(lines) \(unit == "line" ? "request lines" : "requests") with errors"
-                if let (line, message) = firstError { text += " (first: \(unit) \(line): \(message))" }
-                parts.append(text)
-            }
-            if unknownKeyLines > 0 {
-                let keys = unknownKeys.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-                let shown = keys.prefix(8).map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-                var text = "\(unknownKeyLines) with unknown keys, ignored: \(shown)\(keys.count > 8 ? ", …" : "")"
-                for format in [RequestFormat.tsurlfilter]
-                where Set(["url", "frameUrl", "cpt"]).isSubset(of: keys.map(\.key) + ["url"]) {
-                    text += " — tsurlfilter's keys: try --input-format \(format.rawValue)"
-                }
-                parts.append(text)
-            }
-            if unknownMethodLines > 0 { parts.append("\(unknownMethodLines) with an unknown requestMethod") }
-            return parts
-        }
-    }
-
-    /// The request lines a chunk matches at once, and the chunks of a window (per thread).
-    static let chunkSize = 256
-    static let chunksPerThread = 4
-
     /// Matches requests on `jobs` threads as they are read (``RequestLines``): each run of lines read is
     /// cut into chunks, a window of chunks is matched concurrently (`DispatchQueue.concurrentPerform`),
     /// and the window's output is written in input order before the next window starts. Every input
@@ -81,30 +11,39 @@ extension MatchCommand {
     /// bytes (``JSONWriter``). gzip'd input is inflated (``RequestLines``).
     /// - Returns: what the lines had wrong.
     static func runBatch(
-        _ blocker: ContentBlocker, requestsPath: String, jobs: Int, style: ResultStyle = ResultStyle(),
+        _ blocker: ContentBlocker, requestsPath: String, jobs: Int,
+        style: BatchMatching.ResultStyle = BatchMatching.ResultStyle(),
         strict: Bool = false, format: RequestFormat = .request
-    ) throws -> BatchSummary {
+    ) throws -> BatchMatching.BatchSummary {
         var reader = try RequestLines(path: requestsPath)
         defer {
             reader.close()
             // Also when a read error ends the batch: its message then starts a line of its own.
             Console.endProgress()
         }
-        var summary = BatchSummary()
+        var summary = BatchMatching.BatchSummary()
         guard format.isLines else {
             summary.unit = "request"
             var document: [UInt8] = []
             while let batch = try reader.next() { document += batch.bytes }
-            let requests = try documentRequests(document, format: format, path: requestsPath)
-            _ = matchWindows(count: requests.count, jobs: jobs, strict: strict, summary: &summary) { index, writer in
+            let requests: [Result<RequestFields, RequestError>]
+            do {
+                requests = try BatchMatching.documentRequests(document, format: format, path: requestsPath)
+            } catch {
+                throw RuntimeError(error.message)
+            }
+            _ = BatchMatching.matchWindows(
+                count: requests.count, jobs: jobs, strict: strict, summary: &summary, write: Self.write,
+                progress: Self.progress
+            ) { index, writer in
                 switch requests[index] {
                 case .success(let fields):
-                    let error = writeResponse(
+                    let error = BatchMatching.writeResponse(
                         to: fields, blocker: blocker, style: style, errorPrefix: "request \(index + 1): ", into: &writer
                     )
                     return (index + 1, fields, error)
                 case .failure(let error):
-                    writeError("request \(index + 1): \(error.message)", into: &writer)
+                    BatchMatching.writeError("request \(index + 1): \(error.message)", into: &writer)
                     return (index + 1, nil, error.message)
                 }
             }
@@ -113,10 +52,12 @@ extension MatchCommand {
         while let batch = try reader.next() {
             let bytes = batch.bytes
             let lines = batch.lines
-            let going = matchWindows(count: lines.count, jobs: jobs, strict: strict, summary: &summary) {
-                index, writer in
+            let going = BatchMatching.matchWindows(
+                count: lines.count, jobs: jobs, strict: strict, summary: &summary, write: Self.write,
+                progress: Self.progress
+            ) { index, writer in
                 let (number, range) = lines[index]
-                let outcome = respond(
+                let outcome = BatchMatching.respond(
                     to: bytes[range], lineNumber: number, blocker: blocker, style: style, format: format, into: &writer)
                 return (number, outcome.fields, outcome.error)
             }
@@ -125,160 +66,9 @@ extension MatchCommand {
         return summary
     }
 
-    /// The requests of a JSON document in `format` (adblock-rust's array, a HAR file).
-    /// - Throws: ``RuntimeError`` when the document is not JSON or not of that shape.
-    private static func documentRequests(_ document: [UInt8], format: RequestFormat, path: String) throws(RuntimeError)
-        -> [Result<RequestFields, RequestLineError>]
-    {
-        let name = path == "-" ? "standard input" : path
-        let value: JSONValue
-        switch JSONReader.parse(document) {
-        case .success(let parsed): value = parsed
-        case .failure(let error):
-            throw RuntimeError(
-                "\(name): invalid JSON at byte \(error.byteOffset): \(error.reason) (--input-format \(format.rawValue))"
-            )
-        }
-        let requests = format == .har ? RequestFields.harRequests(value) : RequestFields.adblockRustRequests(value)
-        switch requests {
-        case .success(let list): return list
-        case .failure(let error): throw RuntimeError("\(name): \(error.message)")
-        }
-    }
+    /// Writes a window of results to standard output; false when the write failed (main.swift reports
+    /// it and exits 2).
+    private static func write(_ output: [UInt8]) -> Bool { Console.outBytes(output) }
 
-    /// Matches `count` requests window by window on `jobs` threads, writes each window's output in
-    /// order and adds what the requests had wrong to `summary`. `respond(index, &writer)` writes the
-    /// result of request `index` and returns its number (line or position, from 1), its fields and its
-    /// error. Returns false when the batch must stop (a failed write, or `strict` and a bad request).
-    static func matchWindows(
-        count: Int, jobs: Int, strict: Bool, summary: inout BatchSummary,
-        respond: @escaping @Sendable (Int, inout JSONWriter) -> (Int, RequestFields?, String?)
-    ) -> Bool {
-        let chunkCount = (count + chunkSize - 1) / chunkSize
-        let window = jobs * chunksPerThread
-        var firstChunk = 0
-        while firstChunk < chunkCount {
-            let chunks = min(window, chunkCount - firstChunk)
-            let outputs = Locked(Array(repeating: ([UInt8](), BatchSummary()), count: chunks))
-            let base = firstChunk
-            let matchChunk = { @Sendable (offset: Int) in
-                let chunk = base + offset
-                var writer = JSONWriter(reservingCapacity: chunkSize * 512)
-                var chunkSummary = BatchSummary()
-                for index in (chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize) {
-                    let (number, fields, error) = respond(index, &writer)
-                    writer.bytes.append(0x0A)
-                    chunkSummary.count(number: number, fields: fields, error: error)
-                    if strict {
-                        let problems = error.map { [$0] } ?? fields.map { warnings(for: $0) } ?? []
-                        if !problems.isEmpty {
-                            chunkSummary.stoppedAt = (number, problems.joined(separator: "; "))
-                            break
-                        }
-                    }
-                }
-                let output = writer.bytes
-                outputs.withLock { $0[offset] = (output, chunkSummary) }
-            }
-            if jobs == 1 || chunks == 1 {
-                for offset in 0..<chunks { matchChunk(offset) }
-            } else {
-                DispatchQueue.concurrentPerform(iterations: chunks, execute: matchChunk)
-            }
-            for (output, chunkSummary) in outputs.withLock({ $0 }) {
-                // A failed write stops the batch: nobody reads the answers (main.swift reports the error
-                // and exits 2).
-                guard Console.outBytes(output) else { return false }
-                summary.add(chunkSummary)
-                if let stop = chunkSummary.stoppedAt {
-                    summary.stoppedAt = stop
-                    return false
-                }
-            }
-            firstChunk += chunks
-            Console.progress("matched \(summary.lines) requests")
-        }
-        return true
-    }
-
-    private static func writeError(_ message: String, into writer: inout JSONWriter) {
-        writer.openObject()
-        writer.key("error")
-        writer.string(message)
-        writer.closeObject()
-    }
-
-    /// Writes the result line for one request line (errors start with `line N:`); returns the request's
-    /// fields when the line was a request object, and the error, if any.
-    static func respond(
-        to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, style: ResultStyle,
-        format: RequestFormat = .request, into writer: inout JSONWriter
-    ) -> (fields: RequestFields?, error: String?) {
-        let fields: RequestFields
-        if let flat = RequestFields.parseFlat(line, format: format) {
-            fields = flat
-        } else {
-            switch parseSlowly(line, format: format) {
-            case .success(let parsed): fields = parsed
-            case .failure(let error):
-                writeError("line \(lineNumber): \(error.message)", into: &writer)
-                return (nil, error.message)
-            }
-        }
-        let error = writeResponse(
-            to: fields, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ", into: &writer)
-        return (fields, error)
-    }
-
-    /// A request line that is not a flat object of ASCII values (``RequestFields/parseFlat(_:)``): read
-    /// by `JSONReader` as rule lists are read (no trailing commas), strict JSON besides (none of the
-    /// extensions WebKit's reader accepts: ``RequestLines/isStrictJSON(_:)``); the message says why it
-    /// is not a request object.
-    static func parseSlowly(_ line: ArraySlice<UInt8>, format: RequestFormat = .request) -> Result<
-        RequestFields, RequestLineError
-    > {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-            return .failure(RequestLineError("empty line, expected a JSON request object"))
-        }
-        let parsed = JSONReader.parse(line)
-        let problem = RequestLines.strictJSONProblem(line)
-        guard case .success(.object(let object)) = parsed, problem == nil else {
-            return .failure(RequestLineError(notAnObject(parsed, strictJSONProblem: problem)))
-        }
-        let idText = RequestLines.rawMember("id", of: line)
-        if format == .tsurlfilter { return .success(RequestFields(tsurlfilter: object, idText: idText)) }
-        return .success(RequestFields(object, idText: idText))
-    }
-
-    /// Why a request line is not a JSON request object: its syntax error and where (a byte offset in
-    /// the line, from 0), the kind of JSON value it is instead, or, for an object, that it is not strict
-    /// JSON.
-    static func notAnObject(
-        _ parsed: Result<JSONValue, JSONSyntaxError>, strictJSONProblem: (offset: Int, reason: String)? = nil
-    ) -> String {
-        switch parsed {
-        case .failure(let error):
-            return "invalid JSON at byte \(error.byteOffset): \(error.reason)"
-        case .success(let value):
-            switch value {
-            case .null: return "valid JSON but not an object (null)"
-            case .bool: return "valid JSON but not an object (a boolean)"
-            case .number: return "valid JSON but not an object (a number)"
-            case .string: return "valid JSON but not an object (a string)"
-            case .array: return "valid JSON but not an object (an array)"
-            // WebKit's JSON reader, which reads rule lists, accepts a little more than strict JSON
-            // (`\v`, `\xHH` escapes, numbers out of Double's range such as 1e999, …): a request line
-            // must be strict JSON, and the message says where and why it is not.
-            case .object:
-                guard let strictJSONProblem else { return "invalid JSON" }
-                return "invalid JSON at byte \(strictJSONProblem.offset): \(strictJSONProblem.reason)"
-            }
-        }
-    }
-}
-
-/// Why a request line is not a request object.
-struct RequestLineError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
+    private static func progress(_ requests: Int) { Console.progress("matched \(requests) requests") }
 }

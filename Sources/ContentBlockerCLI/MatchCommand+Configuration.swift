@@ -1,5 +1,6 @@
 import ContentRuleMatcher
 import ContentRuleModel
+import RequestBatch
 
 /// `match`'s declaration: arguments, options, the request keys (the flags that set them, the keys a
 /// request line may have, the help's REQUEST section), and its help.
@@ -62,7 +63,7 @@ extension MatchCommand {
         "--fields", valueName: "F,F,…",
         help: """
             Write only these members of each result (comma-separated; "error" is always written): \(
-            ResultFields.names.joined(separator: ", ")).
+            BatchMatching.ResultFields.names.joined(separator: ", ")).
             """)
     static let inputFormatOption = Option<RequestFormat>(
         "--input-format", valueName: "FORMAT",
@@ -139,7 +140,7 @@ extension MatchCommand {
 
     /// The keys a request object may have: ``requestFields`` and `id`, which is echoed back. Others are
     /// reported in the result's `warnings` (a misspelt key would otherwise change the answer silently).
-    static let requestKeys = Set(requestFields.map(\.key) + ["id"])
+    static let requestKeys = RequestFields.knownKeys
 
     static let configuration = CommandConfiguration(
         name: "match", abstract: "Decide loads (one from flags, or JSON Lines) against rule lists.",
@@ -220,7 +221,7 @@ extension MatchCommand {
 /// A request's resource type as `--type` takes it: the request name of a single type, or `document`
 /// (``ResourceType/init(requestName:loadContext:)`` reads it with the load context).
 struct ResourceTypeName: ArgumentValue {
-    static let allValueStrings = ["document"] + ResourceType.requestNames.map(\.0)
+    static let allValueStrings = RequestFields.resourceTypeNames
     var name: String
 
     init?(argument: String) {
@@ -232,3 +233,4 @@ struct ResourceTypeName: ArgumentValue {
 extension MatchingEngine: ArgumentValue {}
 extension LoadContext: ArgumentValue {}
 extension LoadType: ArgumentValue {}
+extension RequestFormat: ArgumentValue {}

@@ -4,6 +4,7 @@ import ContentRuleURL
 import Dispatch
 import Foundation
 import Locking
+import RequestBatch
 import RuleListParser
 
 /// `content-blocker match`: its declaration is in MatchCommand+Configuration.swift.
@@ -30,7 +31,7 @@ struct MatchCommand: Command {
     var engine: MatchingEngine
     /// Threads for a batch; nil for the number of processors.
     var jobs: Int?
-    var style: ResultStyle
+    var style: BatchMatching.ResultStyle
     /// --strict: a request line with an error or a warning stops the batch (exit 1).
     var strict: Bool
     /// --input-format: what --requests holds.
@@ -55,8 +56,13 @@ struct MatchCommand: Command {
         // With --requests the results are brief unless --full: a list's global stylesheet and its
         // selectors would make every line of a batch hundreds of KB.
         let brief = arguments[Self.briefFlag] || requestsPath != nil && !arguments[Self.fullFlag]
-        style = ResultStyle(brief: brief, firedRules: arguments[Self.firedRulesFlag])
-        if let text = arguments[Self.fieldsOption] { style.fields = try ResultFields.parse(text).get() }
+        style = BatchMatching.ResultStyle(brief: brief, firedRules: arguments[Self.firedRulesFlag])
+        if let text = arguments[Self.fieldsOption] {
+            switch BatchMatching.ResultFields.parse(text) {
+            case .success(let fields): style.fields = fields
+            case .failure(let error): throw UsageError(error.message)
+            }
+        }
         strict = arguments[Self.strictFlag]
         format = arguments[Self.inputFormatOption] ?? .request
         if arguments[Self.inputFormatOption] != nil && requestsPath == nil {
@@ -84,7 +90,7 @@ struct MatchCommand: Command {
             if let value = arguments.text(option) { fields.set(key, to: value) }
         }
         do {
-            _ = try Self.load(from: fields)
+            _ = try BatchMatching.load(from: fields)
         } catch {
             throw UsageError("invalid request: \(error.message)")
         }
@@ -117,9 +123,10 @@ struct MatchCommand: Command {
             for line in report { Console.err("content-blocker match: \(line)") }
             return summary.errorLines > 0 ? 1 : 0
         case .single(let fields):
-            for warning in Self.warnings(for: fields) { Console.err("warning: \(warning)") }
+            for warning in BatchMatching.warnings(for: fields) { Console.err("warning: \(warning)") }
             var writer = JSONWriter()
-            Self.writeResponse(to: fields, blocker: blocker, style: style, warningsInResult: false, into: &writer)
+            BatchMatching.writeResponse(
+                to: fields, blocker: blocker, style: style, warningsInResult: false, into: &writer)
             writer.bytes.append(0x0A)
             Console.outBytes(writer.bytes)
         }

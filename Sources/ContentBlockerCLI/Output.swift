@@ -1,3 +1,4 @@
+import RequestBatch
 import RuleListParser
 import SystemCalls
 
@@ -85,28 +86,6 @@ indirect enum JSON {
     case object([(String, JSON)])
     /// JSON text written as it is.
     case raw(String)
-
-    /// A value `JSONReader` read (a request's `id`), written back as JSON: strings, booleans, null,
-    /// arrays and objects (keys in their order) as they were; a number with an integral value in
-    /// `Int`'s range as an integer (`1`, not `1.0`), another as Swift prints a `Double` (`0.5`,
-    /// `1.2345678901234567e+19`), which is valid JSON.
-    init(_ value: JSONValue) {
-        switch value {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .number(let value): self = .raw(JSON.number(value))
-        case .string(let value): self = .string(value)
-        case .array(let values): self = .array(values.map(JSON.init))
-        case .object(let object): self = .object(object.keys.map { ($0, JSON(object[$0] ?? .null)) })
-        }
-    }
-
-    /// JSON text of a number (see ``init(_:)``); `null` for an infinite one, which JSON cannot write.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(.towardZero) && value >= -0x1p63 && value < 0x1p63 { return String(Int(value)) }
-        return value.description
-    }
 
     var text: String {
         var writer = JSONWriter()

@@ -1,4 +1,5 @@
-import RuleListParser
+import ContentRuleModel
+package import RuleListParser
 
 #if canImport(Glibc)
     import Glibc
@@ -6,36 +7,47 @@ import RuleListParser
 
 /// The keys of one request (a request line, or the flags of a single request), read once: what
 /// ``MatchCommand/load(from:)`` turns into a load, the `id` to echo and the keys nobody reads.
-struct RequestFields {
+package struct RequestFields {
     /// A request key's value: absent, a string, or another JSON value (an error for every key but
     /// `id`), or a value of another request format that maps to none (an error with its message).
-    enum Value {
+    package enum Value {
         case absent
         case string(String)
         case notAString
         case invalid(String)
     }
 
-    var url = Value.absent
-    var mainDocumentURL = Value.absent
-    var frameURL = Value.absent
-    var resourceType = Value.absent
-    var loadContext = Value.absent
-    var requestMethod = Value.absent
-    var loadType = Value.absent
+    package var url = Value.absent
+    package var mainDocumentURL = Value.absent
+    package var frameURL = Value.absent
+    package var resourceType = Value.absent
+    package var loadContext = Value.absent
+    package var requestMethod = Value.absent
+    package var loadType = Value.absent
     /// `requestHeaders`: nil when absent; `.failure` with the message when it is not an object of strings.
-    var requestHeaders: Result<[(String, String)], RuntimeError>?
+    package var requestHeaders: Result<[(String, String)], RequestError>?
     /// The `id` member as written in the line (echoed as it is: a number keeps every digit).
-    var idText: ArraySlice<UInt8>?
+    package var idText: ArraySlice<UInt8>?
     /// The `id` member's value, when its text could not be found (a key spelt with escapes).
-    var idValue: JSONValue?
+    package var idValue: JSONValue?
     /// Keys no field reads, sorted, each once.
-    var unknownKeys: [String] = []
+    package var unknownKeys: [String] = []
 
-    init() {}
+    package init() {}
+
+    /// The keys a request object may have (REQUEST in `match --help`, and `id`, echoed back); others
+    /// are reported in the result's `warnings`.
+    package static let knownKeys: Set<String> = [
+        "url", "mainDocumentURL", "frameURL", "resourceType", "loadContext", "requestMethod", "httpMethod", "loadType",
+        "requestHeaders", "id",
+    ]
+
+    /// The names a request's `resourceType` takes: `document` (top- or child-document by the load
+    /// context) and the request name of each single type.
+    package static let resourceTypeNames = ["document"] + ResourceType.requestNames.map(\.0)
 
     /// Sets the string value of the request key `key` (a flag of a single request).
-    mutating func set(_ key: String, to text: String) {
+    package mutating func set(_ key: String, to text: String) {
         switch key {
         case "url": url = .string(text)
         case "mainDocumentURL": mainDocumentURL = .string(text)
@@ -49,7 +61,7 @@ struct RequestFields {
     }
 
     /// The fields of a parsed request object (`idText`: the `id` member's text in the line, if found).
-    init(_ object: JSONObject, idText: ArraySlice<UInt8>? = nil) {
+    package init(_ object: JSONObject, idText: ArraySlice<UInt8>? = nil) {
         func value(_ key: String) -> Value {
             guard let given = object[key] else { return .absent }
             return given.stringValue.map { .string($0) } ?? .notAString
@@ -67,17 +79,17 @@ struct RequestFields {
         if let id = object["id"] {
             if let idText { self.idText = idText } else { idValue = id }
         }
-        unknownKeys = Set(object.keys.filter { !MatchCommand.requestKeys.contains($0) }).sorted()
+        unknownKeys = Set(object.keys.filter { !Self.knownKeys.contains($0) }).sorted()
     }
 
-    private static func headers(_ value: JSONValue) -> Result<[(String, String)], RuntimeError> {
+    private static func headers(_ value: JSONValue) -> Result<[(String, String)], RequestError> {
         guard let dictionary = value.objectValue else {
-            return .failure(RuntimeError("requestHeaders must be an object"))
+            return .failure(RequestError("requestHeaders must be an object"))
         }
         var headers: [(String, String)] = []
         for key in dictionary.keys.sorted() {
             guard let value = dictionary[key]?.stringValue else {
-                return .failure(RuntimeError("header values must be strings"))
+                return .failure(RequestError("header values must be strings"))
             }
             headers.append((key, value))
         }
@@ -92,7 +104,7 @@ extension RequestFields {
     /// such a line is read by `JSONReader` instead, which gives the same fields or the error message.
     /// The last of a repeated key counts, as in `JSONObject`.
     /// - Complexity: O(line length), no allocation but the strings of the known keys.
-    static func parseFlat(_ line: ArraySlice<UInt8>, format: RequestFormat = .request) -> RequestFields? {
+    package static func parseFlat(_ line: ArraySlice<UInt8>, format: RequestFormat = .request) -> RequestFields? {
         line.withUnsafeBufferPointer { buffer in
             var scanner = FlatObjectScanner(line: buffer, format: format)
             guard var fields = scanner.scan() else { return nil }
@@ -106,24 +118,24 @@ extension RequestFields {
 
 /// The one-pass reader of ``RequestFields/parseFlat(_:)``.
 private struct FlatObjectScanner {
-    let line: UnsafeBufferPointer<UInt8>
-    var index = 0
-    var fields = RequestFields()
-    var unknown: [String] = []
+    package let line: UnsafeBufferPointer<UInt8>
+    package var index = 0
+    package var fields = RequestFields()
+    package var unknown: [String] = []
     /// Where the last `id` value is in the line.
-    var idRange: Range<Int>?
+    package var idRange: Range<Int>?
     /// Bytes of a string with escapes, decoded.
-    var decoded: [UInt8] = []
+    package var decoded: [UInt8] = []
 
     /// ``RequestFormat/request`` or ``RequestFormat/tsurlfilter``: which keys are read.
-    let format: RequestFormat
+    package let format: RequestFormat
 
-    init(line: UnsafeBufferPointer<UInt8>, format: RequestFormat) {
+    package init(line: UnsafeBufferPointer<UInt8>, format: RequestFormat) {
         self.line = line
         self.format = format
     }
 
-    mutating func scan() -> RequestFields? {
+    package mutating func scan() -> RequestFields? {
         skipSpace()
         guard take(0x7B) else { return nil }
         skipSpace()
@@ -215,14 +227,14 @@ private struct FlatObjectScanner {
         case .requestMethod: fields.requestMethod = value
         case .loadType: fields.loadType = value
         case .httpMethod: break
-        case .requestHeaders: fields.requestHeaders = .failure(RuntimeError("requestHeaders must be an object"))
+        case .requestHeaders: fields.requestHeaders = .failure(RequestError("requestHeaders must be an object"))
         case nil: unknown.append(String(decoding: key, as: UTF8.self))
         }
         return true
     }
 
     /// The keys a request reads.
-    enum Key {
+    package enum Key {
         case id, url, mainDocumentURL, frameURL, resourceType, loadContext, requestMethod, loadType, httpMethod
         case requestHeaders
         /// tsurlfilter's resource type.
@@ -230,7 +242,7 @@ private struct FlatObjectScanner {
     }
 
     /// The tsurlfilter key `key` spells (``RequestFormat/tsurlfilter``).
-    static func tsurlfilterKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
+    package static func tsurlfilterKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
         func equals(_ name: StaticString) -> Bool {
             name.withUTF8Buffer { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
         }
@@ -243,7 +255,7 @@ private struct FlatObjectScanner {
     }
 
     /// The request key `key` spells, by its length and then its bytes.
-    static func requestKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
+    package static func requestKey(_ key: UnsafeBufferPointer<UInt8>) -> Key? {
         func equals(_ name: StaticString) -> Bool {
             name.withUTF8Buffer { $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
         }

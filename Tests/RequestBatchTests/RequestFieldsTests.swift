@@ -3,7 +3,7 @@ import RuleListParser
 import TestSupport
 import Testing
 
-@testable import ContentBlockerCLI
+@testable import RequestBatch
 
 /// The one-pass reader of request lines (`RequestFields.parseFlat`) against the general one
 /// (`JSONReader`, strict JSON, `JSONObject`): wherever the one-pass reader answers, both give the same
@@ -36,7 +36,7 @@ import Testing
     static func check(_ line: String) -> (flat: Bool, agrees: Bool) {
         let bytes = Array(line.utf8)[...]
         guard let flat = RequestFields.parseFlat(bytes) else { return (false, true) }
-        guard case .success(let slow) = MatchCommand.parseSlowly(bytes) else { return (true, false) }
+        guard case .success(let slow) = BatchMatching.parseSlowly(bytes) else { return (true, false) }
         return (true, describe(flat) == describe(slow))
     }
 

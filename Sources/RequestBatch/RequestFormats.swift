@@ -1,9 +1,9 @@
 import ContentRuleURL
-import RuleListParser
+package import RuleListParser
 
 /// The request sets `match --requests` reads (`--input-format`), each mapped to the request keys
 /// (REQUEST in `match --help`) and WebKit's resource types.
-enum RequestFormat: String, CaseIterable, ArgumentValue {
+package enum RequestFormat: String, CaseIterable, Sendable {
     /// JSON Lines of request objects (REQUEST).
     case request
     /// tsurlfilter's crawl: JSON Lines `{"url", "frameUrl", "cpt"}`; `frameUrl` is the top URL and
@@ -18,10 +18,10 @@ enum RequestFormat: String, CaseIterable, ArgumentValue {
     case har
 
     /// Whether the input is JSON Lines (answered as read) rather than one JSON document.
-    var isLines: Bool { self == .request || self == .tsurlfilter }
+    package var isLines: Bool { self == .request || self == .tsurlfilter }
 
     /// Chrome's (puppeteer's) resource types → WebKit's request names.
-    static let tsurlfilterTypes: [String: String] = [
+    package static let tsurlfilterTypes: [String: String] = [
         "document": "document", "stylesheet": "style-sheet", "image": "image", "media": "media", "font": "font",
         "script": "script", "texttrack": "media", "xhr": "fetch", "fetch": "fetch", "eventsource": "fetch",
         "websocket": "websocket", "manifest": "other", "signedexchange": "other", "ping": "ping",
@@ -31,7 +31,7 @@ enum RequestFormat: String, CaseIterable, ArgumentValue {
     /// adblock-rust's (ABP's) request types → WebKit's request names; `subdocument` is a document in
     /// a child frame; a beacon is `other`, as WebKit checks `navigator.sendBeacon` (the oracle suites'
     /// `beacon` cases).
-    static let adblockRustTypes: [String: String] = [
+    package static let adblockRustTypes: [String: String] = [
         "document": "document", "main_frame": "document", "subdocument": "document", "sub_frame": "document",
         "stylesheet": "style-sheet", "image": "image", "media": "media", "font": "font", "script": "script",
         "xhr": "fetch", "xmlhttprequest": "fetch", "fetch": "fetch", "websocket": "websocket", "ping": "ping",
@@ -40,7 +40,7 @@ enum RequestFormat: String, CaseIterable, ArgumentValue {
     ]
 
     /// The help's description of the formats and their mappings.
-    static var help: String {
+    package static var help: String {
         func mapping(_ table: [String: String]) -> String {
             table.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }.joined(separator: ", ")
         }
@@ -61,7 +61,7 @@ enum RequestFormat: String, CaseIterable, ArgumentValue {
 
 extension RequestFields {
     /// The fields of a tsurlfilter request object (``RequestFormat/tsurlfilter``).
-    init(tsurlfilter object: JSONObject, idText: ArraySlice<UInt8>? = nil) {
+    package init(tsurlfilter object: JSONObject, idText: ArraySlice<UInt8>? = nil) {
         self.init()
         func value(_ key: String) -> Value {
             guard let given = object[key] else { return .absent }
@@ -78,22 +78,22 @@ extension RequestFields {
 
     /// A type name mapped by `table`; an unknown name becomes an error of the request, naming the valid
     /// ones.
-    static func mapped(_ value: Value, _ table: [String: String], key: String) -> Value {
+    package static func mapped(_ value: Value, _ table: [String: String], key: String) -> Value {
         guard case .string(let name) = value else { return value }
         if let webKit = table[name] { return .string(webKit) }
         return .invalid("unknown \(key) '\(name)' (valid: \(table.keys.sorted().joined(separator: ", ")))")
     }
 
     /// The requests of an adblock-rust request set (``RequestFormat/adblockRust``), in order.
-    static func adblockRustRequests(_ document: JSONValue) -> Result<
-        [Result<RequestFields, RequestLineError>], RequestLineError
+    package static func adblockRustRequests(_ document: JSONValue) -> Result<
+        [Result<RequestFields, RequestError>], RequestError
     > {
         guard let array = document.arrayValue else {
-            return .failure(RequestLineError("an adblock-rust request set is a JSON array of request objects"))
+            return .failure(RequestError("an adblock-rust request set is a JSON array of request objects"))
         }
         return .success(
             array.map { element in
-                guard let object = element.objectValue else { return .failure(RequestLineError("not an object")) }
+                guard let object = element.objectValue else { return .failure(RequestError("not an object")) }
                 var fields = RequestFields()
                 fields.url = object.string("url").map { .string($0) } ?? (object["url"] == nil ? .absent : .notAString)
                 let source = object.string("sourceUrl") ?? ""
@@ -114,11 +114,11 @@ extension RequestFields {
     /// title when it is a URL, as Chrome writes it; none without a `pageref`); the type is Chrome's
     /// `_resourceType` mapped as tsurlfilter's, else read from the response's MIME type; a document
     /// entry after its page's first is a child frame's.
-    static func harRequests(_ document: JSONValue) -> Result<
-        [Result<RequestFields, RequestLineError>], RequestLineError
+    package static func harRequests(_ document: JSONValue) -> Result<
+        [Result<RequestFields, RequestError>], RequestError
     > {
         guard let log = document.objectValue?.object("log"), let entries = log["entries"]?.arrayValue else {
-            return .failure(RequestLineError("an HTTP Archive is a JSON object with log.entries"))
+            return .failure(RequestError("an HTTP Archive is a JSON object with log.entries"))
         }
         func type(of entry: JSONObject) -> Value {
             if let chrome = entry.string("_resourceType") {
@@ -163,7 +163,7 @@ extension RequestFields {
         return .success(
             objects.enumerated().map { index, object in
                 guard let object, let request = object.object("request") else {
-                    return .failure(RequestLineError("an entry without a request object"))
+                    return .failure(RequestError("an entry without a request object"))
                 }
                 var fields = RequestFields()
                 fields.url =

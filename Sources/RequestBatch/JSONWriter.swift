@@ -1,23 +1,25 @@
+package import RuleListParser
+
 /// JSON text written straight into bytes: what every command's JSON output goes through (``JSON`` for
 /// a value built first, the batch results of `match` member by member, with no value tree).
 ///
 /// No spaces; strings escape `"`, `\`, `\n`, `\r`, `\t` and other control characters (`\u00XX`) and copy
 /// every other byte as it is (escapes are ASCII, so UTF-8 sequences stay whole). Commas are written by
 /// ``key(_:)`` and ``element()`` after the first member or element of the innermost open container.
-struct JSONWriter {
-    var bytes: [UInt8] = []
+package struct JSONWriter {
+    package var bytes: [UInt8] = []
     /// Per open container, innermost last: whether it has a member or element already.
     private var hasContent: [Bool] = [false]
 
-    init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    mutating func openObject() { open(0x7B) }
-    mutating func closeObject() { close(0x7D) }
-    mutating func openArray() { open(0x5B) }
-    mutating func closeArray() { close(0x5D) }
+    package mutating func openObject() { open(0x7B) }
+    package mutating func closeObject() { close(0x7D) }
+    package mutating func openArray() { open(0x5B) }
+    package mutating func closeArray() { close(0x5D) }
 
     /// Starts an object member: a comma when it is not the first, then `"name":`.
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(0x22)
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -25,19 +27,19 @@ struct JSONWriter {
     }
 
     /// ``key(_:)`` of a name known only at run time (escaped as a string).
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         string(name)
         bytes.append(0x3A)
     }
 
     /// Starts an array element: a comma when it is not the first.
-    mutating func element() { separate() }
+    package mutating func element() { separate() }
 
-    mutating func null() { raw("null") }
-    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+    package mutating func null() { raw("null") }
+    package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         if value < 0 { bytes.append(0x2D) }
         var magnitude = value.magnitude
         var digits:
@@ -58,20 +60,54 @@ struct JSONWriter {
     }
 
     /// Text written as it is (a literal, or JSON text already written).
-    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
-    mutating func raw(_ text: String) {
+    package mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    package mutating func raw(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
-    mutating func raw(_ text: some Collection<UInt8>) { bytes.append(contentsOf: text) }
+    package mutating func raw(_ text: some Collection<UInt8>) { bytes.append(contentsOf: text) }
 
-    mutating func string(_ value: String) {
+    /// A value `JSONReader` read (a request's `id`), written back: strings, booleans, null, arrays and
+    /// objects (keys in their order) as they were; a number with an integral value in `Int`'s range as
+    /// an integer (`1`, not `1.0`), another as Swift prints a `Double` (`0.5`, `1.2345678901234567e+19`),
+    /// which is valid JSON; an infinite one as `null`.
+    package mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number):
+            if !number.isFinite {
+                null()
+            } else if number == number.rounded(.towardZero) && number >= -0x1p63 && number < 0x1p63 {
+                int(Int(number))
+            } else {
+                raw(number.description)
+            }
+        case .string(let text): string(text)
+        case .array(let values):
+            openArray()
+            for element in values {
+                self.element()
+                self.value(element)
+            }
+            closeArray()
+        case .object(let object):
+            openObject()
+            for name in object.keys {
+                key(name)
+                self.value(object[name] ?? .null)
+            }
+            closeObject()
+        }
+    }
+
+    package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { string(bytes: $0) }
     }
 
     /// A JSON string of UTF-8 `value`: runs of bytes that need no escape are copied at once.
-    mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
+    package mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
         bytes.append(0x22)
         var runStart = 0
         var index = 0
@@ -116,14 +152,14 @@ struct JSONWriter {
 
 /// Finds the bytes JSON string scanning stops at, eight bytes at a time (SWAR: each step tests a
 /// 64-bit word for a quote, a backslash, a control character and, if asked, a non-ASCII byte).
-enum JSONStringScan {
+package enum JSONStringScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The index of the first byte at or after `start` that is `"`, `\`, below 0x20 or (when
     /// `stopAtNonASCII`) 0x80 or above; `buffer.count` when there is none.
     @inline(__always)
-    static func firstStop(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, stopAtNonASCII: Bool) -> Int {
+    package static func firstStop(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, stopAtNonASCII: Bool) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var index = start
         let raw = UnsafeRawPointer(base)

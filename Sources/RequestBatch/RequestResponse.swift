@@ -1,53 +1,59 @@
-import ContentRuleMatcher
+package import ContentRuleMatcher
 import ContentRuleModel
 import ContentRuleURL
 import RuleListParser
 
-extension MatchCommand {
+extension BatchMatching {
     /// What a result object holds (`--brief` / `--full`, `--fired-rules`, `--fields`).
-    struct ResultStyle: Sendable {
+    package struct ResultStyle: Sendable {
         /// Leave out css-display-none actions and global stylesheets, counting them instead.
-        var brief = false
+        package var brief = false
         /// Add each list's fired rules (source indices).
-        var firedRules = false
+        package var firedRules = false
         /// The top-level members written (`error` always is).
-        var fields = ResultFields.all
+        package var fields = ResultFields.all
+
+        package init(brief: Bool = false, firedRules: Bool = false, fields: ResultFields = .all) {
+            self.brief = brief
+            self.firedRules = firedRules
+            self.fields = fields
+        }
     }
 
     /// The top-level members of a result object, as `--fields` names them.
-    struct ResultFields: OptionSet, Sendable {
-        let rawValue: UInt32
-        static let names = [
+    package struct ResultFields: OptionSet, Sendable {
+        package let rawValue: UInt32
+        package static let names = [
             "id", "url", "loadType", "blockedLoad", "blockedCookies", "madeHTTPS", "redirected", "notifications",
             "actions", "lists", "cssDisplayNoneActions", "requestURL", "requestHeaders", "secondCheck", "warnings",
         ]
-        static let id = Self(named: "id")
-        static let url = Self(named: "url")
-        static let loadType = Self(named: "loadType")
-        static let blockedLoad = Self(named: "blockedLoad")
-        static let blockedCookies = Self(named: "blockedCookies")
-        static let madeHTTPS = Self(named: "madeHTTPS")
-        static let redirected = Self(named: "redirected")
-        static let notifications = Self(named: "notifications")
-        static let actions = Self(named: "actions")
-        static let lists = Self(named: "lists")
-        static let cssDisplayNoneActions = Self(named: "cssDisplayNoneActions")
-        static let requestURL = Self(named: "requestURL")
-        static let requestHeaders = Self(named: "requestHeaders")
-        static let secondCheck = Self(named: "secondCheck")
-        static let warnings = Self(named: "warnings")
-        static let all = Self(rawValue: (1 << UInt32(names.count)) - 1)
+        package static let id = Self(named: "id")
+        package static let url = Self(named: "url")
+        package static let loadType = Self(named: "loadType")
+        package static let blockedLoad = Self(named: "blockedLoad")
+        package static let blockedCookies = Self(named: "blockedCookies")
+        package static let madeHTTPS = Self(named: "madeHTTPS")
+        package static let redirected = Self(named: "redirected")
+        package static let notifications = Self(named: "notifications")
+        package static let actions = Self(named: "actions")
+        package static let lists = Self(named: "lists")
+        package static let cssDisplayNoneActions = Self(named: "cssDisplayNoneActions")
+        package static let requestURL = Self(named: "requestURL")
+        package static let requestHeaders = Self(named: "requestHeaders")
+        package static let secondCheck = Self(named: "secondCheck")
+        package static let warnings = Self(named: "warnings")
+        package static let all = Self(rawValue: (1 << UInt32(names.count)) - 1)
 
-        init(rawValue: UInt32) { self.rawValue = rawValue }
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
         private init(named name: String) { rawValue = 1 << UInt32(Self.names.firstIndex(of: name)!) }
 
-        /// The members a comma-separated list names; nil with the first unknown name.
-        static func parse(_ text: String) -> Result<Self, UsageError> {
+        /// The members a comma-separated list names, or the error naming the first unknown one.
+        package static func parse(_ text: String) -> Result<Self, RequestError> {
             var fields = Self()
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let index = names.firstIndex(of: String(name)) else {
                     return .failure(
-                        UsageError(
+                        RequestError(
                             "unknown field '\(name)' in --fields (valid: \(names.joined(separator: ", ")))"))
                 }
                 fields.insert(Self(rawValue: 1 << UInt32(index)))
@@ -61,7 +67,7 @@ extension MatchCommand {
     /// case-insensitively, as `request-method` is): WebKit matches such a request as one without a
     /// method (`RequestMethod::None`), and so do we, but a typo (`GETT`) would otherwise change the
     /// answer silently.
-    static func warnings(for fields: RequestFields) -> [String] {
+    package static func warnings(for fields: RequestFields) -> [String] {
         var warnings = fields.unknownKeys.map { "unknown request key '\($0)' ignored" }
         if case .string(let method) = fields.requestMethod, RequestMethod(caseInsensitiveName: method) == nil {
             warnings.append("unknown request method '\(method)': matched as no method")
@@ -71,34 +77,34 @@ extension MatchCommand {
 
     /// The load a request describes, as the page makes it (WebKit's loader decides the fragment and
     /// the second checks: ``PageLoad``), and its request headers.
-    /// - Throws: ``RuntimeError`` naming the key and, for a name, the valid ones.
-    static func load(from fields: RequestFields) throws(RuntimeError) -> (PageLoad, [(String, String)]) {
-        func string(_ value: RequestFields.Value, _ key: String) throws(RuntimeError) -> String? {
+    /// - Throws: ``RequestError`` naming the key and, for a name, the valid ones.
+    package static func load(from fields: RequestFields) throws(RequestError) -> (PageLoad, [(String, String)]) {
+        func string(_ value: RequestFields.Value, _ key: String) throws(RequestError) -> String? {
             switch value {
             case .absent: return nil
             case .string(let text): return text
-            case .notAString: throw RuntimeError("\(key) must be a string")
-            case .invalid(let message): throw RuntimeError(message)
+            case .notAString: throw RequestError("\(key) must be a string")
+            case .invalid(let message): throw RequestError(message)
             }
         }
-        guard let urlText = try string(fields.url, "url") else { throw RuntimeError("url is required") }
-        guard let url = WebURL(urlText) else { throw RuntimeError("url is not a valid URL: \(urlText)") }
+        guard let urlText = try string(fields.url, "url") else { throw RequestError("url is required") }
+        guard let url = WebURL(urlText) else { throw RequestError("url is not a valid URL: \(urlText)") }
         let mainGiven = try string(fields.mainDocumentURL, "mainDocumentURL")
         var main: WebURL?
         if let mainText = mainGiven, !mainText.isEmpty {
             guard let parsed = WebURL(mainText) else {
-                throw RuntimeError("mainDocumentURL is not a valid URL: \(mainText)")
+                throw RequestError("mainDocumentURL is not a valid URL: \(mainText)")
             }
             main = parsed
         }
         let contextName = try string(fields.loadContext, "loadContext") ?? "top-frame"
         guard let context = LoadContext(rawValue: contextName) else {
-            throw RuntimeError("loadContext must be top-frame or child-frame, not '\(contextName)'")
+            throw RequestError("loadContext must be top-frame or child-frame, not '\(contextName)'")
         }
         let typeName = try string(fields.resourceType, "resourceType") ?? "document"
         guard let type = ResourceType(requestName: typeName, loadContext: context) else {
-            throw RuntimeError(
-                "unknown resourceType '\(typeName)' (valid: \(ResourceTypeName.allValueStrings.joined(separator: ", ")))"
+            throw RequestError(
+                "unknown resourceType '\(typeName)' (valid: \(RequestFields.resourceTypeNames.joined(separator: ", ")))"
             )
         }
         // A top-level navigation in a new view: the top URL is the URL loaded, without its fragment
@@ -109,7 +115,7 @@ extension MatchCommand {
             frame = nil
             if !frameText.isEmpty {
                 guard let parsed = WebURL(frameText) else {
-                    throw RuntimeError("frameURL is not a valid URL: \(frameText)")
+                    throw RequestError("frameURL is not a valid URL: \(frameText)")
                 }
                 frame = parsed
             }
@@ -120,7 +126,7 @@ extension MatchCommand {
         var loadType: LoadType?
         if let name = try string(fields.loadType, "loadType") {
             guard let parsed = LoadType(rawValue: name) else {
-                throw RuntimeError("loadType must be first-party or third-party, not '\(name)'")
+                throw RequestError("loadType must be first-party or third-party, not '\(name)'")
             }
             loadType = parsed
         }
@@ -135,7 +141,7 @@ extension MatchCommand {
     /// `errorPrefix` before the message; either has the request's warnings in `"warnings"` when
     /// `warningsInResult` and there are some. Returns the error's message (without `errorPrefix`), if any.
     @discardableResult
-    static func writeResponse(
+    package static func writeResponse(
         to fields: RequestFields, blocker: ContentBlocker, style: ResultStyle, errorPrefix: String = "",
         warningsInResult: Bool = true, into writer: inout JSONWriter
     ) -> String? {
@@ -147,7 +153,7 @@ extension MatchCommand {
                 writer.raw(idText)
             } else if let idValue = fields.idValue {
                 writer.key("id")
-                JSON(idValue).write(to: &writer)
+                writer.value(idValue)
             }
         }
         var failed: String?
@@ -177,7 +183,7 @@ extension MatchCommand {
 
     /// The members of a result object, in `style`: what the load's checks add up to, the first check's
     /// actions and lists, and the second check's where WebKit made one.
-    static func writeResult(_ page: PageLoadResults, style: ResultStyle, into writer: inout JSONWriter) {
+    package static func writeResult(_ page: PageLoadResults, style: ResultStyle, into writer: inout JSONWriter) {
         let first = page.first
         let selected = style.fields
         if selected.contains(.url) {
@@ -250,7 +256,7 @@ extension MatchCommand {
     }
 
     /// `actions`, `lists` and, brief, `cssDisplayNoneActions` of one check's results.
-    static func writeActionsAndLists(
+    package static func writeActionsAndLists(
         _ results: ContentRuleListResults, style: ResultStyle, into writer: inout JSONWriter
     ) {
         let brief = style.brief
