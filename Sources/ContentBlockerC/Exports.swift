@@ -310,9 +310,8 @@ public func cbMatchMany(
             return true
         },
         respond: { index, writer in
-            let outcome = BatchMatching.respond(
+            BatchMatching.respond(
                 to: bytes[lines[index]], lineNumber: index + 1, blocker: blocker, style: style, into: &writer)
-            return (index + 1, outcome.fields, outcome.error)
         })
     resultsLength?.pointee = output.count
     results.pointee = cString(output)

@@ -41,10 +41,10 @@ extension MatchCommand {
                     let error = BatchMatching.writeResponse(
                         to: fields, blocker: blocker, style: style, errorPrefix: "request \(index + 1): ", into: &writer
                     )
-                    return (index + 1, fields, error)
+                    return RequestOutcome(number: index + 1, error: error, fields: fields)
                 case .failure(let error):
                     BatchMatching.writeError("request \(index + 1): \(error.message)", into: &writer)
-                    return (index + 1, nil, error.message)
+                    return RequestOutcome(number: index + 1, error: error.message, fields: nil)
                 }
             }
             return summary
@@ -57,9 +57,8 @@ extension MatchCommand {
                 progress: Self.progress
             ) { index, writer in
                 let (number, range) = lines[index]
-                let outcome = BatchMatching.respond(
+                return BatchMatching.respond(
                     to: bytes[range], lineNumber: number, blocker: blocker, style: style, format: format, into: &writer)
-                return (number, outcome.fields, outcome.error)
             }
             guard going else { break }
         }

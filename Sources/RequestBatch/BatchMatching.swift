@@ -27,21 +27,18 @@ extension BatchMatching {
         /// Under --strict, the first line with an error or a warning, and what: the batch stops there.
         package var stoppedAt: (line: Int, message: String)?
 
-        /// Counts one request: its number, its fields (nil when it was not a request object), its error.
-        package mutating func count(number: Int, fields: RequestFields?, error: String?) {
+        /// Counts one request.
+        package mutating func count(_ outcome: RequestOutcome) {
             lines += 1
-            if let error {
+            if let error = outcome.error {
                 errorLines += 1
-                if firstError == nil { firstError = (number, error) }
+                if firstError == nil { firstError = (outcome.number, error) }
             }
-            guard let fields else { return }
-            if !fields.unknownKeys.isEmpty {
+            if !outcome.unknownKeys.isEmpty {
                 unknownKeyLines += 1
-                for key in fields.unknownKeys { unknownKeys[key, default: 0] += 1 }
+                for key in outcome.unknownKeys { unknownKeys[key, default: 0] += 1 }
             }
-            if case .string(let method) = fields.requestMethod, RequestMethod(caseInsensitiveName: method) == nil {
-                unknownMethodLines += 1
-            }
+            if outcome.unknownMethod != nil { unknownMethodLines += 1 }
         }
 
         package mutating func add(_ other: BatchSummary) {
@@ -120,13 +117,12 @@ extension BatchMatching {
 
     /// Matches `count` requests window by window on `jobs` threads, writes each window's output in
     /// order and adds what the requests had wrong to `summary`. `respond(index, &writer)` writes the
-    /// result of request `index` and returns its number (line or position, from 1), its fields and its
-    /// error; `write` takes each window's output in order (false: stop), `progress` the requests done.
+    /// result of request `index` and returns its outcome; `write` takes each window's output in order (false: stop), `progress` the requests done.
     /// Returns false when the batch must stop (a failed write, or `strict` and a bad request).
     package static func matchWindows(
         count: Int, jobs: Int, strict: Bool, summary: inout BatchSummary,
         write: ([UInt8]) -> Bool, progress: (Int) -> Void = { _ in },
-        respond: @escaping @Sendable (Int, inout JSONWriter) -> (Int, RequestFields?, String?)
+        respond: @escaping @Sendable (Int, inout JSONWriter) -> RequestOutcome
     ) -> Bool {
         let chunkCount = (count + chunkSize - 1) / chunkSize
         let window = jobs * chunksPerThread
@@ -140,13 +136,13 @@ extension BatchMatching {
                 var writer = JSONWriter(reservingCapacity: chunkSize * 512)
                 var chunkSummary = BatchSummary()
                 for index in (chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize) {
-                    let (number, fields, error) = respond(index, &writer)
+                    let outcome = respond(index, &writer)
                     writer.bytes.append(0x0A)
-                    chunkSummary.count(number: number, fields: fields, error: error)
+                    chunkSummary.count(outcome)
                     if strict {
-                        let problems = error.map { [$0] } ?? fields.map { warnings(for: $0) } ?? []
+                        let problems = outcome.error.map { [$0] } ?? outcome.warnings
                         if !problems.isEmpty {
-                            chunkSummary.stoppedAt = (number, problems.joined(separator: "; "))
+                            chunkSummary.stoppedAt = (outcome.number, problems.joined(separator: "; "))
                             break
                         }
                     }
@@ -182,12 +178,11 @@ extension BatchMatching {
         writer.closeObject()
     }
 
-    /// Writes the result line for one request line (errors start with `line N:`); returns the request's
-    /// fields when the line was a request object, and the error, if any.
+    /// Writes the result line for one request line (errors start with `line N:`); returns its outcome.
     package static func respond(
         to line: ArraySlice<UInt8>, lineNumber: Int, blocker: ContentBlocker, style: ResultStyle,
         format: RequestFormat = .request, into writer: inout JSONWriter
-    ) -> (fields: RequestFields?, error: String?) {
+    ) -> RequestOutcome {
         let fields: RequestFields
         if let flat = RequestFields.parseFlat(line, format: format) {
             fields = flat
@@ -196,12 +191,12 @@ extension BatchMatching {
             case .success(let parsed): fields = parsed
             case .failure(let error):
                 writeError("line \(lineNumber): \(error.message)", into: &writer)
-                return (nil, error.message)
+                return RequestOutcome(number: lineNumber, error: error.message, fields: nil)
             }
         }
         let error = writeResponse(
             to: fields, blocker: blocker, style: style, errorPrefix: "line \(lineNumber): ", into: &writer)
-        return (fields, error)
+        return RequestOutcome(number: lineNumber, error: error, fields: fields)
     }
 
     /// A request line that is not a flat object of ASCII values (``RequestFields/parseFlat(_:)``): read

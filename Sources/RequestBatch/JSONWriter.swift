@@ -8,8 +8,12 @@ package import RuleListParser
 /// ``key(_:)`` and ``element()`` after the first member or element of the innermost open container.
 package struct JSONWriter {
     package var bytes: [UInt8] = []
-    /// Per open container, innermost last: whether it has a member or element already.
-    private var hasContent: [Bool] = [false]
+    /// Bit `depth % 64`: the container open at that depth has a member or element already (the bits
+    /// of containers deeper than 63 levels share bits with shallower ones; ``overflow`` keeps theirs).
+    private var hasContent: UInt64 = 0
+    private var depth = 0
+    /// Whether the containers deeper than 63 levels, outermost first, have content.
+    private var overflow: [Bool] = []
 
     package init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
@@ -22,8 +26,9 @@ package struct JSONWriter {
     package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(0x22)
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [0x22, 0x3A])
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(0x22)
+        bytes.append(0x3A)
     }
 
     /// ``key(_:)`` of a name known only at run time (escaped as a string).
@@ -55,12 +60,14 @@ package struct JSONWriter {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
+            for index in (20 - count)..<20 { bytes.append(buffer[index]) }
         }
     }
 
     /// Text written as it is (a literal, or JSON text already written).
-    package mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    package mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
     package mutating func raw(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -137,16 +144,23 @@ package struct JSONWriter {
 
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
-        hasContent.append(false)
+        depth += 1
+        if depth >= 64 { overflow.append(false) } else { hasContent &= ~(1 << UInt64(depth)) }
     }
 
     private mutating func close(_ bracket: UInt8) {
         bytes.append(bracket)
-        hasContent.removeLast()
+        if depth >= 64 { overflow.removeLast() }
+        depth -= 1
     }
 
     private mutating func separate() {
-        if hasContent[hasContent.count - 1] { bytes.append(0x2C) } else { hasContent[hasContent.count - 1] = true }
+        if depth >= 64 {
+            if overflow[overflow.count - 1] { bytes.append(0x2C) } else { overflow[overflow.count - 1] = true }
+            return
+        }
+        let bit: UInt64 = 1 << UInt64(depth)
+        if hasContent & bit != 0 { bytes.append(0x2C) } else { hasContent |= bit }
     }
 }
 

@@ -15,6 +15,12 @@ package struct RequestFields {
         case string(String)
         case notAString
         case invalid(String)
+
+        /// Whether the value is a string.
+        package var isString: Bool {
+            if case .string = self { return true }
+            return false
+        }
     }
 
     package var url = Value.absent

@@ -68,11 +68,7 @@ extension BatchMatching {
     /// method (`RequestMethod::None`), and so do we, but a typo (`GETT`) would otherwise change the
     /// answer silently.
     package static func warnings(for fields: RequestFields) -> [String] {
-        var warnings = fields.unknownKeys.map { "unknown request key '\($0)' ignored" }
-        if case .string(let method) = fields.requestMethod, RequestMethod(caseInsensitiveName: method) == nil {
-            warnings.append("unknown request method '\(method)': matched as no method")
-        }
-        return warnings
+        RequestOutcome(number: 0, error: nil, fields: fields).warnings
     }
 
     /// The load a request describes, as the page makes it (WebKit's loader decides the fragment and
@@ -142,7 +138,8 @@ extension BatchMatching {
     /// `warningsInResult` and there are some. Returns the error's message (without `errorPrefix`), if any.
     @discardableResult
     package static func writeResponse(
-        to fields: RequestFields, blocker: ContentBlocker, style: ResultStyle, errorPrefix: String = "",
+        to fields: RequestFields, blocker: ContentBlocker, style: ResultStyle,
+        errorPrefix: @autoclosure () -> String = "",
         warningsInResult: Bool = true, into writer: inout JSONWriter
     ) -> String? {
         writer.openObject()
@@ -162,10 +159,12 @@ extension BatchMatching {
             writeResult(blocker.results(for: load, requestHeaders: headers), style: style, into: &writer)
         } catch {
             writer.key("error")
-            writer.string(errorPrefix + error.message)
+            writer.string(errorPrefix() + error.message)
             failed = error.message
         }
-        if warningsInResult && selected.contains(.warnings) {
+        if warningsInResult && selected.contains(.warnings),
+            !fields.unknownKeys.isEmpty || fields.requestMethod.isString
+        {
             let warnings = warnings(for: fields)
             if !warnings.isEmpty {
                 writer.key("warnings")
@@ -326,5 +325,32 @@ extension BatchMatching {
             writer.key("cssDisplayNoneActions")
             writer.int(hidden)
         }
+    }
+}
+
+/// What one request came to, for a batch's summary and `--strict`: its number (line or position, from
+/// 1), its error, and what it had that is likely a mistake (keys nothing reads, a `requestMethod` no
+/// rule can name).
+package struct RequestOutcome: Sendable {
+    package var number: Int
+    package var error: String?
+    package var unknownKeys: [String] = []
+    package var unknownMethod: String?
+
+    /// The outcome of request `number` with `fields` (nil: not a request object) and `error`.
+    package init(number: Int, error: String?, fields: RequestFields?) {
+        self.number = number
+        self.error = error
+        guard let fields else { return }
+        unknownKeys = fields.unknownKeys
+        if case .string(let method) = fields.requestMethod, RequestMethod(caseInsensitiveName: method) == nil {
+            unknownMethod = method
+        }
+    }
+
+    /// The request's warnings, as its result's `warnings` lists them.
+    package var warnings: [String] {
+        unknownKeys.map { "unknown request key '\($0)' ignored" }
+            + (unknownMethod.map { ["unknown request method '\($0)': matched as no method"] } ?? [])
     }
 }
