@@ -2,7 +2,7 @@
 """Runs a compiled rule list over a request log with Apache Spark.
 
     spark_match.py LIST.cbin [LIST.cbin ...] REQUESTS.jsonl [--output DIR] [--master local[*]]
-                   [--partitions N] [--full]
+                   [--partitions N] [--full] [--timing]
 
 REQUESTS.jsonl has one `content-blocker match --requests` request per line. Each partition is decided
 by an executor: its Python worker maps the compiled lists once (``content_blocker.load``, a
@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from typing import Iterable, Iterator, List
 
 def matcher_for(paths: List[str]):
@@ -67,6 +68,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[*])")
     parser.add_argument("--partitions", type=int, default=None, help="minimum number of partitions")
     parser.add_argument("--full", action="store_true", help="results with selectors and stylesheets")
+    parser.add_argument("--timing", action="store_true",
+                        help='add "jobSeconds": the time of the Spark job alone (after the session started)')
     args = parser.parse_args(argv)
     if len(args.paths) < 2:
         parser.error("needs at least one list and the request log")
@@ -86,15 +89,20 @@ def main(argv: List[str]) -> int:
         context = spark.sparkContext
         text = context.textFile(requests, minPartitions=args.partitions) if args.partitions else \
             context.textFile(requests)
+        started = time.perf_counter()
         results = text.mapPartitions(lambda lines: match_partition(lists, args.full, lines))
         if args.output:
             results = results.cache()
             results.saveAsTextFile(args.output)
         totals = results.mapPartitions(count_partition).reduce(lambda a, b: tuple(x + y for x, y in zip(a, b)))
+        job_seconds = time.perf_counter() - started
     finally:
         spark.stop()
     requests_count, blocked, errors = totals
-    print(json.dumps({"requests": requests_count, "blocked": blocked, "errors": errors}))
+    summary = {"requests": requests_count, "blocked": blocked, "errors": errors}
+    if args.timing:
+        summary["jobSeconds"] = round(job_seconds, 3)
+    print(json.dumps(summary))
     return 0
 
 

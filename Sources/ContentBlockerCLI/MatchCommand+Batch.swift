@@ -52,6 +52,9 @@ extension MatchCommand {
         while let batch = try reader.next() {
             let bytes = batch.bytes
             let lines = batch.lines
+            if let first = lines.first, first.number == 1, format == .request {
+                summary.looksLikeDocument = BatchMatching.opensDocument(bytes[first.range])
+            }
             let going = BatchMatching.matchWindows(
                 count: lines.count, jobs: jobs, strict: strict, summary: &summary, write: Self.write,
                 progress: Self.progress

@@ -24,6 +24,9 @@ extension BatchMatching {
         /// Lines naming each unknown key.
         package var unknownKeys: [String: Int] = [:]
         package var unknownMethodLines = 0
+        /// The input's first line opens a JSON document (`{` or `[` alone, or a HAR's `{"log"`), not a
+        /// request line.
+        package var looksLikeDocument = false
         /// Under --strict, the first line with an error or a warning, and what: the batch stops there.
         package var stoppedAt: (line: Int, message: String)?
 
@@ -56,6 +59,9 @@ extension BatchMatching {
             if errorLines > 0 {
                 var text = "\(errorLines) of \(lines) \(unit == "line" ? "request lines" : "requests") with errors"
                 if let (line, message) = firstError { text += " (first: \(unit) \(line): \(message))" }
+                if looksLikeDocument {
+                    text += " — the input looks like one JSON document: try --input-format har or adblock-rust"
+                }
                 parts.append(text)
             }
             if unknownKeyLines > 0 {
@@ -89,6 +95,14 @@ extension BatchMatching {
             start = next
         }
         return lines
+    }
+
+    /// Whether `line`, an input's first, opens a JSON document rather than being a request line.
+    package static func opensDocument(_ line: ArraySlice<UInt8>) -> Bool {
+        let text = line.drop { [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let trimmed = text.reversed().drop { [0x20, 0x09, 0x0D].contains($0) }
+        return trimmed.elementsEqual("{".utf8) || trimmed.elementsEqual("[".utf8)
+            || text.starts(with: #"{"log""#.utf8)
     }
 
     package static let chunkSize = 256

@@ -184,6 +184,7 @@ extension BatchMatching {
     /// actions and lists, and the second check's where WebKit made one.
     package static func writeResult(_ page: PageLoadResults, style: ResultStyle, into writer: inout JSONWriter) {
         let first = page.first
+        let second = page.second
         let selected = style.fields
         if selected.contains(.url) {
             writer.key("url")
@@ -191,7 +192,7 @@ extension BatchMatching {
         }
         if selected.contains(.loadType) {
             writer.key("loadType")
-            writer.string(first.load.loadType.rawValue)
+            writer.raw(first.load.loadType == .firstParty ? #""first-party""# : #""third-party""#)
         }
         writeFlag(.blockedLoad, "blockedLoad", page.blockedLoad, selected, &writer)
         writeFlag(.blockedCookies, "blockedCookies", page.blockedCookies, selected, &writer)
@@ -200,18 +201,21 @@ extension BatchMatching {
         if selected.contains(.notifications) {
             writer.key("notifications")
             writer.openArray()
-            for notification in page.notifications {
+            let none = first.results.notifications.isEmpty && second?.results.notifications.isEmpty != false
+            for notification in none ? [] : page.notifications {
                 writer.element()
                 writer.string(notification)
             }
             writer.closeArray()
         }
         writeActionsAndLists(first.results, style: style, into: &writer)
-        if selected.contains(.requestURL), page.requestURL != first.load.url {
+        // The last check's request URL and headers are the request's (`PageLoadResults.requestURL`).
+        let last = second?.results ?? first.results
+        if selected.contains(.requestURL), last.requestURL != first.load.url {
             writer.key("requestURL")
-            writer.string(page.requestURL.serialization)
+            writer.string(last.requestURL.serialization)
         }
-        if selected.contains(.requestHeaders), let headers = (page.second ?? first).results.requestHeaders {
+        if selected.contains(.requestHeaders), let headers = last.requestHeaders {
             writer.key("requestHeaders")
             writer.openObject()
             for (name, value) in headers {
@@ -220,7 +224,7 @@ extension BatchMatching {
             }
             writer.closeObject()
         }
-        if selected.contains(.secondCheck), let second = page.second {
+        if selected.contains(.secondCheck), let second {
             let load = second.load
             writer.key("secondCheck")
             writer.openObject()

@@ -147,6 +147,15 @@ import Testing
         // listed.
         #expect(run.stdout.split(separator: "\n").first?.contains(#""globalStylesheetBytes":7"#) == true)
         #expect(run.stderr.contains("(first: request 9: unknown _resourceType 'prefetchish' (valid: "))
+        // Without the format: every line of the document is an error, and the summary says what it looks like.
+        let pretty = try CLITests.write(
+            "{\n  \"log\": {\"entries\": []}\n}\n", "pretty.har", in: directory)
+        let unformatted = try CLITests.run(["match", list, "--requests", pretty])
+        #expect(unformatted.status == 1)
+        #expect(
+            unformatted.stderr.hasSuffix(
+                "— the input looks like one JSON document: try --input-format har or adblock-rust\n"),
+            "\(unformatted.stderr)")
         let full = try CLITests.run(["match", list, "--requests", path, "--input-format", "har", "--full"])
         #expect(full.stdout.split(separator: "\n").first?.contains(#""globalStylesheet":".banner""#) == true)
     }
