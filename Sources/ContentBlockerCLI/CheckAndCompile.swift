@@ -16,17 +16,25 @@ struct CheckCommand: Command {
         "--json",
         help: """
             Print one JSON object per file on standard output instead of the summary line ({file, valid,
-            rules, diagnostics}; a file that cannot be read has "ioError").
+            rules, diagnostics: [{severity, error, message, rule, key, detail, byteOffset?, line, column}]};
+            a file that cannot be read has "ioError").
             """)
+    /// `--max-errors N` (check and compile).
+    static let maxErrorsOption = Option<PositiveInteger>(
+        "--max-errors", valueName: "N",
+        help: "Print at most N diagnostics of a file on standard error, then how many more there are.",
+        defaultValue: "all")
 
     static let configuration = CommandConfiguration(
         name: "check", abstract: "Validate rule lists; report every error with its rule index and key.",
         discussion: """
             Validates Safari content-blocker rule lists exactly as WebKit does. Every error is reported, one
-            line per rule, on standard error as `FILE: rule N: KEY: message`; the first error of a file is
-            the one WebKit reports (WebKit's message, then our detail in parentheses).
+            line per rule, on standard error as `FILE:LINE:COLUMN: rule N: KEY: message` (LINE and COLUMN,
+            from 1, of the value the error is about; COLUMN counts characters); the first error of a file
+            is the one WebKit reports (WebKit's message, then our detail in parentheses), the others follow
+            in file order.
             """,
-        arguments: [listsArgument], options: [jsonFlag.declaration],
+        arguments: [listsArgument], options: [jsonFlag.declaration, maxErrorsOption.declaration],
         exitStatuses: [
             (0, "all lists valid"), (1, "some list invalid"),
             (2, "usage or I/O error (a file that cannot be read is reported and the others are still checked)"),
@@ -34,10 +42,12 @@ struct CheckCommand: Command {
 
     var lists: [String]
     var json: Bool
+    var maxErrors: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         lists = arguments[Self.listsArgument]
         json = arguments[Self.jsonFlag]
+        maxErrors = arguments[Self.maxErrorsOption]?.value
         try RuleListInput.readStandardInputOnce(lists)
     }
 
@@ -67,7 +77,7 @@ struct CheckCommand: Command {
             if json {
                 Console.out(Self.report(path: path, result: result).text)
             } else {
-                RuleListInput.report(result.diagnostics, file: path)
+                RuleListInput.report(result.diagnostics, file: path, limit: maxErrors)
                 if errors.isEmpty {
                     let rules = result.list?.sourceRuleCount ?? 0
                     Console.out("\(path): valid (\(rules) rule\(rules == 1 ? "" : "s"))")
@@ -128,7 +138,8 @@ struct CompileCommand: Command {
             the complete new one. An invalid list prints its errors (as `check` does), exits 1 and writes
             nothing.
             """,
-        arguments: [listArgument], options: [outputOption.declaration, timingsFlag.declaration],
+        arguments: [listArgument],
+        options: [outputOption.declaration, timingsFlag.declaration, CheckCommand.maxErrorsOption.declaration],
         exitStatuses: [
             (0, "compiled"),
             (
@@ -144,11 +155,13 @@ struct CompileCommand: Command {
     var path: String
     var output: String
     var timings: Bool
+    var maxErrors: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         path = arguments[Self.listArgument][0]
         output = arguments[Self.outputOption] ?? ""
         timings = arguments[Self.timingsFlag]
+        maxErrors = arguments[CheckCommand.maxErrorsOption]?.value
         guard !output.isEmpty else { throw UsageError("-o needs a file name (or - for standard output), not ''") }
         if output != "-" && path != "-" && sameFile(path, output) {
             throw UsageError("-o \(output) is the rule list being compiled: it would be overwritten")
@@ -172,8 +185,8 @@ struct CompileCommand: Command {
         phase("parse")
         let (compiled, patternErrors) = RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
         phase("compile")
-        let diagnostics = parsed.diagnostics + patternErrors
-        RuleListInput.report(diagnostics, file: path)
+        let diagnostics = RuleListParser.locatedInFileOrder(parsed.diagnostics + patternErrors, json: bytes)
+        RuleListInput.report(diagnostics, file: path, limit: maxErrors)
         let errorCount = diagnostics.count { $0.severity == .error }
         guard errorCount == 0, let list = compiled else {
             Console.err("\(path): invalid, nothing written (\(errorCount) error\(errorCount == 1 ? "" : "s"))")

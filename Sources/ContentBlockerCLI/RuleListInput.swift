@@ -55,8 +55,16 @@ enum RuleListInput {
     }
 
     /// Prints `FILE: rule N: KEY: message` for each diagnostic (errors and warnings) on standard error.
-    static func report(_ diagnostics: [RuleListDiagnostic], file: String) {
-        for diagnostic in diagnostics { Console.err("\(file): \(diagnostic)") }
+    /// Prints `diagnostics` on standard error, one a line: `FILE:LINE:COLUMN: rule N: KEY: message
+    /// (detail)` (the position when known), at most `limit` of them and then how many were left out.
+    static func report(_ diagnostics: [RuleListDiagnostic], file: String, limit: Int? = nil) {
+        for diagnostic in diagnostics.prefix(limit ?? diagnostics.count) {
+            let position = diagnostic.line.map { ":\($0):\(diagnostic.column ?? 1)" } ?? ""
+            Console.err("\(file)\(position): \(diagnostic)")
+        }
+        if let limit, diagnostics.count > limit {
+            Console.err("\(file): \(diagnostics.count - limit) more not shown (--max-errors \(limit))")
+        }
     }
 
     /// Loads a list for matching: reads a binary rule list into memory (a `match --requests` process

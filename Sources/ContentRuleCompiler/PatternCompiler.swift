@@ -94,7 +94,7 @@ struct PatternCompiler {
             return .success(CompiledPattern(source: source, pcre2Pattern: nil, caseSensitive: caseSensitive))
         case .ok:
             guard let pcre2 = parsed.pcre2Pattern else {
-                return .failure(RuleListCompiler.PatternFailure(status: parsed.status))
+                return .failure(RuleListCompiler.PatternFailure(parsed, source: source))
             }
             let literal = parsed.plainLiteral.map {
                 LiteralPattern(text: $0.literal, anchoredAtStart: $0.anchoredAtStart, anchoredAtEnd: $0.anchoredAtEnd)
@@ -107,7 +107,7 @@ struct PatternCompiler {
                     requiredLiteral: indexLiteral, hostAnchored: hostAnchored, searchPlan: plan,
                     scaffold: literal == nil ? SearchPlanning.scaffold(pcre2) : nil))
         default:
-            return .failure(RuleListCompiler.PatternFailure(status: parsed.status))
+            return .failure(RuleListCompiler.PatternFailure(parsed, source: source))
         }
     }
 }

@@ -61,7 +61,9 @@ extension RuleListCompiler {
         }
         if Task.isCancelled { throw CancellationError() }
         let (list, assembled) = assemble(parsed.rules, patterns, patternErrors, sourceRuleCount: parsed.ruleCount)
-        let diagnostics = parsed.diagnostics + assembled
+        let diagnostics =
+            assembled.isEmpty
+            ? parsed.diagnostics : RuleListParser.locatedInFileOrder(parsed.diagnostics + assembled, json: json)
         let failed = diagnostics.contains { $0.severity == .error }
         return Result(list: failed ? nil : list, diagnostics: diagnostics)
     }

@@ -26,7 +26,9 @@ public enum RuleListCompiler {
     public static func compile(json: some Collection<UInt8>, options: RuleListParser.Options = .init()) -> Result {
         let parsed = RuleListParser.parse(json, options: options)
         let (list, patternErrors) = compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
-        let diagnostics = parsed.diagnostics + patternErrors
+        let diagnostics =
+            patternErrors.isEmpty
+            ? parsed.diagnostics : RuleListParser.locatedInFileOrder(parsed.diagnostics + patternErrors, json: json)
         let failed = diagnostics.contains { $0.severity == .error }
         return Result(list: failed ? nil : list, diagnostics: diagnostics)
     }
@@ -79,11 +81,74 @@ public enum RuleListCompiler {
         return (list, webKitAbortWarnings(compiledRules))
     }
 
+    /// Why a pattern is refused: the url-filter parser's status, where, and (for a YARR error) why.
     struct PatternFailure: Error {
         var status: URLFilterParseStatus
+        var errorSpan: Range<Int>?
+        var errorReason: String?
+        var source: String
+
+        init(_ parsed: URLFilterParseResult, source: String) {
+            status = parsed.status
+            errorSpan = parsed.errorSpan
+            errorReason = parsed.errorReason
+            self.source = source
+        }
     }
 
     static func patternError(_ failure: PatternFailure, rule: Int, keyPath: String) -> RuleListDiagnostic {
-        RuleListDiagnostic(.jsonInvalidRegex, ruleIndex: rule, keyPath: keyPath, detail: failure.status.message)
+        RuleListDiagnostic(
+            .jsonInvalidRegex, ruleIndex: rule, keyPath: keyPath,
+            detail: patternDetail(failure, isURLFilter: keyPath == "trigger.url-filter"))
+    }
+
+    /// The detail of a refused pattern: WebKit's parser status text (its log line), then, for a
+    /// url-filter, what YARR found wrong and at which character, and a hint when the pattern is
+    /// written in AdBlock syntax. For a domain condition the status alone (its pattern is generated).
+    static func patternDetail(_ failure: PatternFailure, isURLFilter: Bool) -> String {
+        var detail = failure.status.message
+        guard isURLFilter else { return detail }
+        if let reason = failure.errorReason {
+            detail += " " + reason[...].prefix(1).uppercased() + reason.dropFirst() + "."
+        }
+        let bytes = Array(failure.source.utf8)
+        if let span = failure.errorSpan, span.lowerBound <= bytes.count {
+            let start = bytes[..<span.lowerBound].count { $0 & 0xC0 != 0x80 } + 1
+            let text = String(decoding: bytes[span.clamped(to: 0..<bytes.count)].prefix(40), as: UTF8.self)
+            detail +=
+                span.lowerBound == bytes.count
+                ? " At the end of the url-filter." : " At url-filter character \(start): `\(text)`."
+        }
+        if let hint = adBlockHint(failure.source) { detail += " " + hint }
+        return detail
+    }
+
+    /// A hint when a refused url-filter is written in AdBlock Plus syntax (`||host^`, `|https://`,
+    /// `$options`), which is not a regular expression.
+    static func adBlockHint(_ pattern: String) -> String? {
+        let looksLikeAdBlock =
+            pattern.hasPrefix("||") || pattern.hasPrefix("|http") || pattern.hasSuffix("^")
+            || pattern.contains("^$") || hasAdBlockOptions(pattern)
+        guard looksLikeAdBlock else { return nil }
+        var hint = "This looks like AdBlock Plus syntax; a url-filter is a regular expression"
+        if pattern.hasPrefix("||") {
+            let host = pattern.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+            if !host.isEmpty {
+                let escaped = host.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "\\.")
+                hint += " (`||\(host)^` is usually written `^[htpsw]+://([a-z0-9-]+\\.)?\(escaped)[/:?]`)"
+            }
+        }
+        return hint + "."
+    }
+
+    /// Whether `pattern` ends with AdBlock options: `$` then lower-case words, `~`, `-`, `,` and `=`
+    /// (`$third-party`, `$script,domain=example.com`).
+    static func hasAdBlockOptions(_ pattern: String) -> Bool {
+        guard let dollar = pattern.lastIndex(of: "$"), pattern.index(after: dollar) < pattern.endIndex else {
+            return false
+        }
+        let options = pattern[pattern.index(after: dollar)...]
+        return options.first.map { $0.isLowercase || $0 == "~" } == true
+            && options.allSatisfy { $0.isLowercase || $0.isNumber || "~-,=.|_".contains($0) }
     }
 }

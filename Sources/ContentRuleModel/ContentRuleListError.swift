@@ -127,6 +127,12 @@ public struct RuleListDiagnostic: Sendable, Hashable, Error, CustomStringConvert
     public var keyPath: String?
     /// Byte offset in the JSON text, for JSON syntax errors.
     public var byteOffset: Int?
+    /// Where the problem is in the JSON text, 1-based: the line, and the column in Unicode scalars
+    /// from the line's start (the offending value, or the closest enclosing object the text has);
+    /// `nil` when the diagnostic was made without the text (`RuleListParser.parse(value:)`).
+    public var line: Int?
+    /// See ``line``.
+    public var column: Int?
     /// More detail than WebKit's message, e.g. the url-filter parser's reason
     /// (`Disjunctions are not supported yet.`) or the JSON syntax problem.
     public var detail: String?

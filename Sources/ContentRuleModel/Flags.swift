@@ -25,6 +25,12 @@ public struct ResourceType: OptionSet, Sendable, Hashable {
     public static let other = ResourceType(rawValue: 0x2000)
     public static let all = ResourceType(rawValue: 0x3FFF)
 
+    /// Every name ``init(triggerName:)`` takes, in WebKit's documentation order.
+    public static let triggerNames = [
+        "document", "top-document", "child-document", "image", "style-sheet", "script", "font", "raw", "svg-document",
+        "media", "popup", "ping", "fetch", "websocket", "other", "csp-report",
+    ]
+
     /// The set a `resource-type` trigger name selects (WebKit `readResourceType`), or `nil` for an
     /// unknown name. Names are case-sensitive. `document` is top- and child-document, `raw` is
     /// fetch + websocket + other + ping, `other` is other + ping + csp-report.

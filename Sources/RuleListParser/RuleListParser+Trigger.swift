@@ -19,21 +19,21 @@ extension RuleListParser {
         }
 
         var resourceTypes: ResourceType = []
-        try readFlags(trigger, "resource-type") { name in
+        try readFlags(trigger, "resource-type", valid: ResourceType.triggerNames) { name in
             guard let type = ResourceType(triggerName: name) else { return false }
             resourceTypes.formUnion(type)
             return true
         }
         result.resourceTypes = resourceTypes
         var loadTypes: LoadTypes = []
-        try readFlags(trigger, "load-type") { name in
+        try readFlags(trigger, "load-type", valid: LoadType.allCases.map(\.rawValue)) { name in
             guard let type = LoadType(rawValue: name) else { return false }
             loadTypes.formUnion(LoadTypes(type))
             return true
         }
         result.loadTypes = loadTypes
         var loadContexts: LoadContexts = []
-        try readFlags(trigger, "load-context") { name in
+        try readFlags(trigger, "load-context", valid: LoadContext.allCases.map(\.rawValue)) { name in
             guard let context = LoadContext(rawValue: name) else { return false }
             loadContexts.formUnion(LoadContexts(context))
             return true
@@ -83,19 +83,54 @@ extension RuleListParser {
     /// Reads a flag array (`resource-type`, `load-type`, `load-context`) when present, handing each
     /// name to `accept` (which returns false for an unknown name). Present but not an array →
     /// `JSONInvalidTriggerFlagsArray`; an element that is not a string or not a known name →
-    /// `JSONInvalidStringInTriggerFlagsArray` (WebKit `getTypeFlags`). An empty array is accepted.
+    /// `JSONInvalidStringInTriggerFlagsArray` (WebKit `getTypeFlags`), whose detail names the value,
+    /// the likely name and the `valid` ones. An empty array is accepted.
     private static func readFlags(
-        _ trigger: JSONObject, _ key: String, _ accept: (String) -> Bool
+        _ trigger: JSONObject, _ key: String, valid: [String], _ accept: (String) -> Bool
     ) throws(RuleFailure) {
         guard let value = trigger[key] else { return }
         guard case .array(let elements) = value else {
-            throw RuleFailure(.jsonInvalidTriggerFlagsArray, "trigger.\(key)")
+            throw RuleFailure(.jsonInvalidTriggerFlagsArray, "trigger.\(key)", detail: "not an array")
         }
         for (position, element) in elements.enumerated() {
-            guard let name = element.stringValue, accept(name) else {
-                throw RuleFailure(.jsonInvalidStringInTriggerFlagsArray, "trigger.\(key)[\(position)]")
+            guard let name = element.stringValue else {
+                throw RuleFailure(
+                    .jsonInvalidStringInTriggerFlagsArray, "trigger.\(key)[\(position)]", detail: "not a string")
+            }
+            guard accept(name) else {
+                var detail = "\"\(name)\" is not a \(key) value"
+                if let likely = likelyName(name, among: valid) { detail += "; did you mean \"\(likely)\"?" }
+                detail += " (valid: \(valid.joined(separator: ", ")))"
+                throw RuleFailure(.jsonInvalidStringInTriggerFlagsArray, "trigger.\(key)[\(position)]", detail: detail)
             }
         }
+    }
+
+    /// The name of `names` closest to `text` (case-insensitively, at most a third of its length in
+    /// edits, and at most 3), or nil.
+    package static func likelyName(_ text: String, among names: [String]) -> String? {
+        let typed = Array(text.lowercased().utf8)
+        var best: (name: String, distance: Int)?
+        for name in names {
+            let distance = editDistance(typed, Array(name.utf8))
+            if distance <= min(3, max(1, typed.count / 3)), distance < (best?.distance ?? .max) {
+                best = (name, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance of two byte strings.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// WebKit `containsOnlyASCIIWithNoUppercase`, over UTF-16 code units.

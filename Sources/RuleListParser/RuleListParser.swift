@@ -57,11 +57,13 @@ public struct RuleListParser {
     public static func parse(_ json: some Collection<UInt8>, options: Options = .init()) -> RuleListParseResult {
         switch JSONReader.parse(json) {
         case .failure(let error):
-            return RuleListParseResult(diagnostics: [
-                RuleListDiagnostic(.jsonInvalid, byteOffset: error.byteOffset, detail: error.reason)
-            ])
+            return RuleListParseResult(
+                diagnostics: locatedInFileOrder(
+                    [RuleListDiagnostic(.jsonInvalid, byteOffset: error.byteOffset, detail: error.reason)], json: json))
         case .success(let value):
-            return parse(value: value, options: options)
+            var result = parse(value: value, options: options)
+            result.diagnostics = locatedInFileOrder(result.diagnostics, json: json)
+            return result
         }
     }
 

@@ -22,7 +22,7 @@ extension PatternParser {
         let escapeStart = index
         index += 1
         if atEnd {
-            yarrError()
+            yarrError("a `\\` at the end of the pattern")
             return .notAtom
         }
         func emit(_ parser: inout PatternParser, _ ch: UInt32, _ state: inout ClassState) {
@@ -157,7 +157,7 @@ extension PatternParser {
             if hasYarrError { return }
         }
         tokenStart = index
-        yarrError()  // `[` without `]`
+        yarrError("a `[` that is never closed")
     }
 
     /// Yarr's `CharacterClassParserDelegate::atomPatternCharacter`.
@@ -178,7 +178,9 @@ extension PatternParser {
             }
         case .cachedHyphen(let first):
             if ch < first {
-                yarrError()  // range out of order, e.g. `[z-a]`
+                yarrError(
+                    "the range `\(Character(UnicodeScalar(UInt8(truncatingIfNeeded: first))))-\(Character(UnicodeScalar(UInt8(truncatingIfNeeded: ch))))` is out of order"
+                )
                 return
             }
             classRange(first, ch)

@@ -20,6 +20,8 @@ struct PatternParser {
     var index = 0
     /// Set on the first Yarr syntax error; parsing stops there (Yarr returns on error).
     var yarrErrorSpan: Range<Int>?
+    /// Why, in words (what YARR's error would say), for the first Yarr syntax error.
+    var yarrErrorReason: String?
     var parenthesesStack: [ParenthesesType] = []
     var allGroupNames: Set<String> = []
     var activeGroupNames: [Set<String>] = [[]]
@@ -68,22 +70,32 @@ struct PatternParser {
         return true
     }
 
-    mutating func yarrError() {
+    mutating func yarrError(_ reason: String) {
         guard yarrErrorSpan == nil else { return }
         yarrErrorSpan = tokenStart..<min(max(index, tokenStart + 1), max(bytes.count, tokenStart + 1))
+        yarrErrorReason = reason
+    }
+
+    /// The token being parsed, quoted, for a reason.
+    var tokenText: String {
+        guard tokenStart < bytes.count else { return "the end" }
+        return "`" + String(decoding: bytes[tokenStart..<min(bytes.count, max(index, tokenStart + 1))], as: UTF8.self)
+            + "`"
     }
 
     /// Runs Yarr's `parse()`; afterwards either `yarrErrorSpan` is set or the builder holds the terms.
     mutating func parse() {
         if bytes.count > maximumPatternLength {
             yarrErrorSpan = 0..<bytes.count
+            yarrErrorReason = "the pattern is longer than YARR's limit of \(maximumPatternLength) characters"
             return
         }
         parseTokens()
         if !hasYarrError, kIdentityEscapeSeen, !allGroupNames.isEmpty {
             tokenStart = 0
             index = bytes.count
-            yarrError()
+            yarrError(
+                "an identity escape (`\\` before a character with no escape meaning) in a pattern with a named group")
         }
     }
 
@@ -134,7 +146,11 @@ struct PatternParser {
                 last = .notAtom
             case UInt8(ascii: "{"):
                 if let (minimum, maximum) = braceQuantifier() {
-                    if minimum <= maximum { parseQuantifier(last, minimum, maximum) } else { yarrError() }
+                    if minimum <= maximum {
+                        parseQuantifier(last, minimum, maximum)
+                    } else {
+                        yarrError("the quantifier \(tokenText) has its minimum above its maximum")
+                    }
                     last = .notAtom
                 } else {
                     atomCharacter(UInt32(consume()))  // Annex B: a lone `{` is a literal
@@ -148,7 +164,7 @@ struct PatternParser {
         }
         if !hasYarrError && !parenthesesStack.isEmpty {
             tokenStart = bytes.count
-            yarrError()
+            yarrError("a `(` that is never closed")
         }
     }
 
@@ -168,7 +184,7 @@ struct PatternParser {
 
     mutating func parseQuantifier(_ last: TokenType, _ minimum: UInt32, _ maximum: UInt32) {
         if minimum == quantifyInfinite {
-            yarrError()
+            yarrError("the quantifier \(tokenText) repeats too many times")
             return
         }
         switch last {
@@ -176,7 +192,7 @@ struct PatternParser {
             _ = tryConsume("?")  // lazy suffix: meaningless for this engine
             quantifyAtom(minimum, maximum)
         case .lookbehind, .notAtom:
-            yarrError()
+            yarrError("nothing to repeat before the quantifier \(tokenText)")
         }
     }
 
@@ -225,7 +241,7 @@ struct PatternParser {
         var type = ParenthesesType.subpattern
         if tryConsume("?") {
             if atEnd {
-                yarrError()
+                yarrError("`(?` at the end of the pattern")
                 return
             }
             switch consume() {
@@ -237,14 +253,14 @@ struct PatternParser {
             case UInt8(ascii: "<"):
                 if let name = tryConsumeGroupName() {
                     if kIdentityEscapeSeen {
-                        yarrError()
+                        yarrError("a named group after an identity escape")
                         return
                     }
                     allGroupNames.insert(name)
                     if activeGroupNames[activeGroupNames.count - 1].insert(name).inserted {
                         subpatternBegin()
                     } else {
-                        yarrError()
+                        yarrError("the group name `\(name)` is used twice")
                         return
                     }
                 } else if hasYarrError {
@@ -253,19 +269,19 @@ struct PatternParser {
                     fail(.group, tokenStart..<index)
                     type = .lookbehind
                 } else {
-                    yarrError()
+                    yarrError("an invalid group name after `(?<`")
                     return
                 }
             case let c where isModifierFlag(c) || c == UInt8(ascii: "-"):
                 // `(?ims-ims:…)` modifier groups: accepted by current Yarr, rejected as Group by WebKit.
                 index -= 1
                 guard parseModifiers() else {
-                    yarrError()
+                    yarrError("invalid modifiers after `(?`")
                     return
                 }
                 fail(.group, tokenStart..<index)
             default:
-                yarrError()
+                yarrError("an unknown kind of group \(tokenText)")
                 return
             }
         } else {
@@ -302,7 +318,7 @@ struct PatternParser {
     mutating func parseParenthesesEnd() -> TokenType {
         index += 1
         guard let type = parenthesesStack.popLast() else {
-            yarrError()
+            yarrError("a `)` with no `(` before it")
             return .notAtom
         }
         parenthesesEnd()
@@ -333,31 +349,31 @@ struct PatternParser {
     mutating func tryConsumeIdentifierCharacter() -> Int {
         guard tryConsume("\\") else { return Int(consume()) }
         guard tryConsume("u"), !atEnd else {
-            yarrError()
+            yarrError("an invalid escape in a group name")
             return -1
         }
         if tryConsume("{") {
             var codePoint = 0
             repeat {
                 guard !atEnd, let v = hexValue(peek()) else {
-                    yarrError()
+                    yarrError("an invalid escape in a group name")
                     return -1
                 }
                 index += 1
                 codePoint = codePoint << 4 | v
                 if codePoint > 0x10FFFF {
-                    yarrError()
+                    yarrError("an invalid escape in a group name")
                     return -1
                 }
             } while !atEnd && peek() != UInt8(ascii: "}")
             guard tryConsume("}") else {
-                yarrError()
+                yarrError("an invalid escape in a group name")
                 return -1
             }
             return codePoint
         }
         guard let unit = tryConsumeHex(4) else {
-            yarrError()
+            yarrError("an invalid escape in a group name")
             return -1
         }
         if (0xD800...0xDBFF).contains(unit), bytes.count - index >= 6, peek() == UInt8(ascii: "\\") {

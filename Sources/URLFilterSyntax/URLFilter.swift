@@ -38,7 +38,9 @@ public struct URLFilter: Sendable, Hashable {
         var parser = PatternParser(bytes: bytes, caseSensitive: caseSensitive)
         parser.parse()
         if let span = parser.yarrErrorSpan {
-            return URLFilterParseResult(status: .yarrError, errorSpan: span)
+            var result = URLFilterParseResult(status: .yarrError, errorSpan: span)
+            result.errorReason = parser.yarrErrorReason
+            return result
         }
         parser.finalize()
         switch parser.status {
@@ -117,6 +119,9 @@ public struct URLFilterParseResult: Sendable, Hashable {
     public var status: URLFilterParseStatus
     /// Byte range of the offending token, when known (nil for accepted patterns and `emptyPattern`).
     public var errorSpan: Range<Int>?
+    /// For `yarrError`: what YARR found wrong, in words (`a \`(\` that is never closed`); WebKit says
+    /// only "Internal error in YARR.".
+    public var errorReason: String?
     /// `status == .matchesEverything`: the pattern matches every URL and never goes to PCRE2.
     public var matchesEverything: Bool { status == .matchesEverything }
     /// The pattern began with `^`.

@@ -89,16 +89,17 @@ import Testing
         let run = try Self.run(["check", path])
         #expect(run.status == 1)
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        // WebKit reports parse errors before regex errors (spec §2.2): rule 2 first, then rule 3, then rule 1.
+        // WebKit reports parse errors before regex errors (spec §2.2): rule 2's is its error and comes
+        // first; the others follow in file order (rule 1, then rule 3), each with its line and column.
         #expect(lines.count == 3)
         #expect(
             lines.first
-                == "\(path): rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
+                == "\(path):3:44: rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
         )
-        #expect(lines.dropFirst().first?.hasPrefix("\(path): rule 3: action.type: Invalid action type.") == true)
         #expect(
-            lines.last?.hasPrefix("\(path): rule 1: trigger.url-filter: Invalid or unsupported regular expression.")
-                == true)
+            lines.dropFirst().first?.hasPrefix(
+                "\(path):2:27: rule 1: trigger.url-filter: Invalid or unsupported regular expression.") == true)
+        #expect(lines.last?.hasPrefix("\(path):4:49: rule 3: action.type: Invalid action type.") == true)
         #expect(run.stdout == "\(path): invalid (3 errors)\n")
     }
 
@@ -193,7 +194,8 @@ import Testing
         let requests = TestData.repositoryRoot.appendingPathComponent("rules/sample-requests.jsonl").path
         let fromJSON = try Self.run(["match", list, "--requests", requests])
         let fromBinary = try Self.run(["match", output, "--requests", requests])
-        #expect(fromJSON.status == 0)
+        #expect(fromJSON.status == 1)  // the last sample line is not a URL on purpose
+        #expect(fromBinary.status == 1)
         #expect(fromJSON.stdout == fromBinary.stdout)
         let lines = fromBinary.stdout.split(separator: "\n")
         #expect(lines.count == 13)
