@@ -78,11 +78,16 @@ let package = Package(
             name: "RequestBatch",
             dependencies: ["ContentRuleMatcher", "ContentRuleModel", "ContentRuleURL", "RuleListParser", "Locking"],
             swiftSettings: strict),
+        // Layer 7: warnings about what WebKit accepts without a word (`content-blocker lint`).
+        .target(
+            name: "RuleListLint",
+            dependencies: ["ContentRuleCompiler", "ContentRuleFormat", "ContentRuleModel", "RuleListParser"],
+            swiftSettings: strict),
         .executableTarget(
             name: "ContentBlockerCLI",
             dependencies: [
                 "ContentRuleCompiler", "ContentRuleMatcher", "RuleListParser", "ContentRuleModel", "Locking",
-                "SystemCalls", "RuleListStore", "CZlib", "RequestBatch",
+                "SystemCalls", "RuleListStore", "CZlib", "RequestBatch", "RuleListLint",
             ],
             swiftSettings: strict),
         // The C ABI: `@_cdecl` functions; the header is the contract (excluded from the Swift sources).
@@ -145,6 +150,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "RuleListLintTests",
+            dependencies: ["RuleListLint", "ContentRuleModel", "ContentRuleMatcher", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "RequestBatchTests", dependencies: ["RequestBatch", "RuleListParser", "TestSupport"],
             swiftSettings: strict),

@@ -15,7 +15,9 @@ let version = "0.1.0"
 /// with those same declarations, and `run()` — and list it here. Its parsing, `--help`,
 /// `content-blocker help NAME`, its line in the SUBCOMMANDS listing and its usage errors then follow
 /// from the declaration; add its help to Tests/CLITests/Golden (`UPDATE_GOLDEN=1`, then review the file).
-let commands: [any Command.Type] = [CheckCommand.self, CompileCommand.self, MatchCommand.self, InspectCommand.self]
+let commands: [any Command.Type] = [
+    CheckCommand.self, LintCommand.self, CompileCommand.self, MatchCommand.self, InspectCommand.self,
+]
 
 /// Subcommands that take a second word (`store compile`), listed in the tool's help by the group's name.
 let commandGroups = [Store.group]

@@ -56,6 +56,16 @@ package struct RuleListSourceMap: Sendable {
         return walker.find(Self.components(of: keyPath ?? ""), from: ruleStarts[rule])
     }
 
+    /// The keys of rule `rule`'s objects (the rule, its trigger, its action and their objects) written
+    /// more than once, each with its key path and the offset of the repeated key's value, in text order.
+    package func repeatedKeys(rule: Int) -> [(keyPath: String, offset: Int)] {
+        guard rule >= 0, rule < ruleStarts.count else { return [] }
+        var walker = Walker(bytes: bytes)
+        var found: [(keyPath: String, offset: Int)] = []
+        walker.collectRepeatedKeys(at: ruleStarts[rule], path: "", into: &found)
+        return found
+    }
+
     /// `diagnostics` with their ``RuleListDiagnostic/line`` and ``RuleListDiagnostic/column`` set.
     package func locate(_ diagnostics: [RuleListDiagnostic]) -> [RuleListDiagnostic] {
         diagnostics.map { diagnostic in
@@ -174,6 +184,36 @@ package struct RuleListSourceMap: Sendable {
                 index += 1
             }
             return starts
+        }
+
+        /// Adds the repeated keys of the object at `start` and of the objects in it to `found`.
+        mutating func collectRepeatedKeys(
+            at start: Int, path: String, into found: inout [(keyPath: String, offset: Int)]
+        ) {
+            index = start
+            guard index < bytes.count, bytes[index] == 0x7B else { return }
+            index += 1
+            var seen: Set<[UInt8]> = []
+            var members: [(key: [UInt8], value: Int)] = []
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == 0x22 else { break }
+                let key = Array(bytes[skipString()])
+                skipSpace()
+                guard index < bytes.count, bytes[index] == 0x3A else { break }
+                index += 1
+                skipSpace()
+                members.append((key, index))
+                skipValue()
+                skipSpace()
+                guard index < bytes.count, bytes[index] == 0x2C else { break }
+                index += 1
+            }
+            for (key, value) in members {
+                let keyPath = (path.isEmpty ? "" : path + ".") + String(decoding: key, as: UTF8.self)
+                if !seen.insert(key).inserted { found.append((keyPath, value)) }
+                collectRepeatedKeys(at: value, path: keyPath, into: &found)
+            }
         }
 
         /// The offset of the value `path` names from the value at `start`, or of the deepest part found.

@@ -13,7 +13,7 @@ import Testing
 @Suite struct GoldenTests {
     static let directory = TestData.repositoryRoot.appendingPathComponent("Tests/CLITests/Golden")
     static let subcommands = [
-        "check", "compile", "match", "inspect", "store compile", "store list", "store match", "store source",
+        "check", "lint", "compile", "match", "inspect", "store compile", "store list", "store match", "store source",
         "store remove",
     ]
 
@@ -81,6 +81,13 @@ import Testing
     static let files = [
         "list.json": #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}}]"#,
         "invalid.json": #"[{"trigger":{"url-filter":"[z-a]"},"action":{"type":"block"}},{"trigger":{}}]"#,
+        "lint.json": """
+        [{"trigger": {"url-filter": "ads", "if-domain": ["*.example.com"]}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": "track", "if-domains": ["example.com"]}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": "track", "url-filter-is-case-sensitive": "true"}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": "track", "if-domains": ["example.com"]}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": "a.b"}, "action": {"type": "block", "type": "block"}}]
+        """,
         "requests.jsonl": [
             #"{"id":1,"url":"https://x.test/ads.js","resourceType":"script"}"#,
             #"{"id":"b","url":"https://x.test/page","resource-type":"script"}"#,
@@ -120,6 +127,10 @@ import Testing
         ),
         ("error-store-invalid-list.txt", ["store", "compile", "x", "invalid.json", "--store", "store"]),
         ("error-store-missing-identifier.txt", ["store", "source", "--store", "store"]),
+        ("lint-warnings.txt", ["lint", "lint.json", "list.json"]),
+        ("lint-json.txt", ["lint", "--json", "--disable", "no-index-literal", "lint.json"]),
+        ("lint-invalid.txt", ["lint", "invalid.json"]),
+        ("error-lint-bad-code.txt", ["lint", "lint.json", "--disable", "unknown-keys"]),
     ]
 
     @Test(arguments: errorCases.map(\.file)) func errorOutput(_ file: String) throws {

@@ -1,0 +1,190 @@
+import ContentRuleModel
+import RequestBatch
+import RuleListLint
+
+/// `content-blocker lint`: warnings about what WebKit accepts without a word.
+struct LintCommand: Command {
+    static let listsArgument = Positional(
+        valueName: "LIST.json", noun: "rule list", help: "A JSON rule list, or `-` for standard input.",
+        count: .oneOrMore)
+    static let jsonFlag = Flag(
+        "--json",
+        help: """
+            Print one JSON object per file on standard output instead of the warnings: {file, valid,
+            diagnostics (as check --json), warnings: [{code, message, rule, key, line, column, source}]}.
+            """)
+    static let disableOption = Option<LintCodeList>(
+        "--disable", valueName: "CODE,…",
+        help: "Do not report these kinds of warning (see WARNINGS).", repeatable: true)
+    static let maxWarningsOption = Option<PositiveInteger>(
+        "--max-warnings", valueName: "N", help: "Print at most N warnings of a file, then how many more there are.",
+        defaultValue: "all")
+    static let allFlag = Flag(
+        "--all",
+        help:
+            "List every warning: without it, a kind met more than \(groupLimit) times in a file shows its first \(groupLimit) and a count."
+    )
+
+    /// Warnings of one kind shown per file before the rest are counted.
+    static let groupLimit = 5
+
+    static let configuration = CommandConfiguration(
+        name: "lint", abstract: "Warn about what WebKit accepts without a word but likely does not do what was meant.",
+        discussion: """
+            Reports, for each JSON rule list, what WebKit accepts silently but likely does not do what its author
+            meant, or costs every load: one line per warning on standard error, `FILE:LINE:COLUMN: warning:
+            rule N: KEY: message [code]`, then a summary line per file on standard output. A warning never
+            changes WebKit's verdict: the list's errors are check's, and are printed as check prints them.
+            """,
+        arguments: [listsArgument],
+        options: [jsonFlag.declaration, disableOption.declaration, maxWarningsOption.declaration, allFlag.declaration],
+        sections: [
+            HelpSection(
+                title: "WARNINGS", paragraphs: "Each code, and the fact it rests on:",
+                entries: LintCode.allCases.map { ($0.rawValue, $0.summary + " (" + $0.source + ")") })
+        ],
+        exitStatuses: [
+            (0, "every list valid, no warnings"), (1, "a list has warnings or errors"), (2, "usage or I/O error"),
+        ])
+
+    var lists: [String]
+    var json: Bool
+    var disabled: Set<LintCode>
+    var maxWarnings: Int?
+    var all: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        lists = arguments[Self.listsArgument]
+        json = arguments[Self.jsonFlag]
+        disabled = Set(arguments.all(Self.disableOption).flatMap(\.codes))
+        maxWarnings = arguments[Self.maxWarningsOption]?.value
+        all = arguments[Self.allFlag]
+        try RuleListInput.readStandardInputOnce(lists)
+    }
+
+    func run() throws -> Int32 {
+        var clean = true
+        var unreadable = false
+        for path in lists {
+            let bytes: [UInt8]
+            do {
+                bytes = try RuleListInput.read(path)
+            } catch {
+                unreadable = true
+                Console.err("content-blocker: \(error.message)")
+                continue
+            }
+            let report = RuleListLint.lint(json: bytes)
+            let warnings = report.warnings.filter { !disabled.contains($0.code) }
+            let errors = report.diagnostics.filter { $0.severity == .error }
+            clean = clean && warnings.isEmpty && errors.isEmpty
+            if json {
+                Console.out(Self.jsonReport(path: path, report: report, warnings: warnings))
+                continue
+            }
+            RuleListInput.report(errors, file: path)
+            printWarnings(warnings, file: path)
+            Console.out(Self.summary(path: path, errors: errors.count, warnings: warnings))
+        }
+        return unreadable ? 2 : clean ? 0 : 1
+    }
+
+    /// The warning lines: at most ``maxWarnings``, and unless `--all` the first ``groupLimit`` of each kind.
+    private func printWarnings(_ warnings: [LintWarning], file: String) {
+        var shown: [LintCode: Int] = [:]
+        var printed = 0
+        var hidden: [LintCode: Int] = [:]
+        for warning in warnings {
+            if let maxWarnings, printed >= maxWarnings { break }
+            if !all, shown[warning.code, default: 0] >= Self.groupLimit {
+                hidden[warning.code, default: 0] += 1
+                continue
+            }
+            shown[warning.code, default: 0] += 1
+            printed += 1
+            let position = warning.line.map { ":\($0):\(warning.column ?? 1)" } ?? ""
+            let rule = warning.ruleIndex.map { "rule \($0): " } ?? ""
+            let key = warning.keyPath.map { "\($0): " } ?? ""
+            Console.err("\(file)\(position): warning: \(rule)\(key)\(warning.message) [\(warning.code.rawValue)]")
+        }
+        for code in LintCode.allCases where hidden[code, default: 0] > 0 {
+            Console.err("\(file): warning: \(hidden[code]!) more [\(code.rawValue)] (--all lists them)")
+        }
+        if let maxWarnings, warnings.count > printed + hidden.values.reduce(0, +) {
+            Console.err("\(file): \(warnings.count - printed) more warnings not shown (--max-warnings \(maxWarnings))")
+        }
+    }
+
+    /// `FILE: N warnings (code N, …)`, `FILE: no warnings`, or the errors' count.
+    static func summary(path: String, errors: Int, warnings: [LintWarning]) -> String {
+        var counts: [LintCode: Int] = [:]
+        for warning in warnings { counts[warning.code, default: 0] += 1 }
+        let kinds = LintCode.allCases.compactMap { code in counts[code].map { "\(code.rawValue) \($0)" } }
+        var text = "\(path): "
+        if errors > 0 { text += "invalid (\(errors) error\(errors == 1 ? "" : "s")), " }
+        text +=
+            warnings.isEmpty
+            ? "no warnings"
+            : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s") (\(kinds.joined(separator: ", ")))"
+        return text
+    }
+
+    static func jsonReport(path: String, report: RuleListLint.Report, warnings: [LintWarning]) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.key("file")
+        writer.string(path)
+        writer.key("valid")
+        writer.bool(!report.diagnostics.contains { $0.severity == .error })
+        writer.key("diagnostics")
+        writer.openArray()
+        for diagnostic in report.diagnostics {
+            writer.element()
+            writer.diagnostic(diagnostic)
+        }
+        writer.closeArray()
+        writer.key("warnings")
+        writer.openArray()
+        for warning in warnings {
+            writer.element()
+            writer.openObject()
+            writer.key("code")
+            writer.string(warning.code.rawValue)
+            writer.key("message")
+            writer.string(warning.message)
+            writer.key("rule")
+            if let rule = warning.ruleIndex { writer.int(rule) } else { writer.null() }
+            writer.key("key")
+            if let key = warning.keyPath { writer.string(key) } else { writer.null() }
+            writer.key("line")
+            if let line = warning.line { writer.int(line) } else { writer.null() }
+            writer.key("column")
+            if let column = warning.column { writer.int(column) } else { writer.null() }
+            writer.key("source")
+            writer.string(warning.code.source)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// `--disable`'s value: lint codes, comma-separated.
+struct LintCodeList: ArgumentValue {
+    static let allValueStrings: [String] = []
+    static var valueDescription: String {
+        "comma-separated codes of: " + LintCode.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+    var codes: [LintCode]
+
+    init?(argument: String) {
+        var codes: [LintCode] = []
+        for name in argument.split(separator: ",") {
+            guard let code = LintCode(rawValue: String(name)) else { return nil }
+            codes.append(code)
+        }
+        guard !codes.isEmpty else { return nil }
+        self.codes = codes
+    }
+}

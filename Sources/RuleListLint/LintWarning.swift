@@ -1,0 +1,69 @@
+/// One thing `content-blocker lint` finds: something WebKit accepts without a word that likely does
+/// not do what its author meant, or costs every request. It never changes WebKit's verdict.
+package struct LintWarning: Sendable, Hashable {
+    /// The kind, as `--disable` names it.
+    package var code: LintCode
+    package var message: String
+    /// The rule it belongs to (index in the JSON array) and where in it.
+    package var ruleIndex: Int?
+    package var keyPath: String?
+    /// 1-based line and column (characters) in the JSON text.
+    package var line: Int?
+    package var column: Int?
+    package init(_ code: LintCode, _ message: String, ruleIndex: Int?, keyPath: String?) {
+        self.code = code
+        self.message = message
+        self.ruleIndex = ruleIndex
+        self.keyPath = keyPath
+    }
+}
+
+/// The kinds of lint warning, each with the fact it rests on.
+package enum LintCode: String, Sendable, Hashable, CaseIterable {
+    /// A key WebKit does not read (misspelt, or of another action type): ignored.
+    case unknownKey = "unknown-key"
+    /// A key written twice in one object: the last value counts.
+    case duplicateKey = "duplicate-key"
+    /// A `*-is-case-sensitive` flag that is not a JSON boolean: ignored, so the default (false) holds.
+    case notABoolean = "not-a-boolean"
+    /// An `if-domain` / `unless-domain` entry no host can match (`*.example.com`, `~example.com`, a
+    /// path or a port).
+    case domainNeverMatches = "domain-never-matches"
+    /// A rule identical to an earlier one with no `ignore-previous-rules` between them: it adds nothing.
+    case duplicateRule = "duplicate-rule"
+    /// A url-filter with no literal the index can use: the rule is tested on every load.
+    case noIndexLiteral = "no-index-literal"
+    /// A `css-display-none` rule whose selector list WebKit refuses: the rule is dropped.
+    case selectorDropped = "selector-dropped"
+    /// A list WebKit would stop compiling (`check` and `compile` warn too).
+    case webKitLimit = "webkit-limit"
+
+    /// What the warning says, for `lint --help`.
+    package var summary: String {
+        switch self {
+        case .unknownKey: "a key WebKit does not read (misspelt, or of another action type), with the likely key"
+        case .duplicateKey: "a key written twice in one object: the last value counts"
+        case .notABoolean: "a *-is-case-sensitive flag that is not true or false: ignored, so false"
+        case .domainNeverMatches:
+            "an if-domain or unless-domain entry no host can match (*.example.com, ~example.com, a path)"
+        case .duplicateRule: "a rule identical to an earlier one, with no ignore-previous-rules between them"
+        case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
+        case .selectorDropped: "a css-display-none selector list WebKit refuses: the rule is dropped"
+        case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
+        }
+    }
+
+    /// The source of the fact the warning states.
+    package var source: String {
+        switch self {
+        case .unknownKey: "spec §1.3–§1.5: unknown keys are ignored (ContentExtensionParser.cpp)"
+        case .duplicateKey: "spec §1.1: duplicate object keys, the last value wins (WTF JSON)"
+        case .notABoolean: "spec §1.4: non-boolean values are silently ignored (getBoolean)"
+        case .domainNeverMatches: "spec §1.4, domain → regex translation (getDomainList)"
+        case .duplicateRule: "spec §4: actions of identical rules (ContentExtensionCompiler.cpp)"
+        case .noIndexLiteral: "this project's matcher (Documentation/DESIGN.md, Indexes)"
+        case .selectorDropped: "spec §1.5: isValidCSSSelector; WebKit drops the rule"
+        case .webKitLimit: "spec §5: WebKit's compiler limits"
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+package import ContentRuleModel
+import RuleListParser
+
+/// `content-blocker lint`: what WebKit accepts without a word that likely does not do what its author
+/// meant. Lints never change the verdict: the list's errors are `check`'s.
+package enum RuleListLint {
+    /// What linting a rule list found.
+    package struct Report: Sendable {
+        /// The list's errors and warnings as `check` reports them (located, in file order).
+        package var diagnostics: [RuleListDiagnostic]
+        /// The lint warnings, in file order.
+        package var warnings: [LintWarning]
+    }
+
+    /// Lints the JSON rule list `json`.
+    /// - Complexity: a compile of the list plus one pass over its text and rules.
+    package static func lint(json: [UInt8]) -> Report {
+        let compiled = RuleListCompiler.compile(json: json)
+        guard case .success(.array(let elements)) = JSONReader.parse(json) else {
+            return Report(diagnostics: compiled.diagnostics, warnings: [])
+        }
+        let map = RuleListSourceMap(json: json)
+        var warnings: [LintWarning] = []
+        for (index, element) in elements.enumerated() {
+            guard let rule = element.objectValue else { continue }
+            warnings += keyWarnings(rule, index: index)
+            for (keyPath, _) in map.repeatedKeys(rule: index) {
+                warnings.append(
+                    LintWarning(
+                        .duplicateKey,
+                        "\"\(keyPath.split(separator: ".").last ?? "")\" is written more than once: the last value counts",
+                        ruleIndex: index, keyPath: keyPath))
+            }
+        }
+        let parsed = RuleListParser.parse(value: .array(elements))
+        warnings += duplicateRules(parsed.rules)
+        for diagnostic in compiled.diagnostics where diagnostic.severity == .warning {
+            let code: LintCode = diagnostic.keyPath == "action.selector" ? .selectorDropped : .webKitLimit
+            warnings.append(
+                LintWarning(code, diagnostic.message, ruleIndex: diagnostic.ruleIndex, keyPath: diagnostic.keyPath))
+        }
+        if let list = compiled.list { warnings += costWarnings(list) }
+        let located = warnings.map { warning -> LintWarning in
+            var located = warning
+            if let rule = warning.ruleIndex, let offset = map.byteOffset(rule: rule, keyPath: warning.keyPath) {
+                (located.line, located.column) = map.position(ofByte: offset)
+            }
+            return located
+        }
+        let ordered = located.enumerated().sorted { a, b in
+            let left = (a.element.line ?? .max, a.element.column ?? .max, a.offset)
+            let right = (b.element.line ?? .max, b.element.column ?? .max, b.offset)
+            return left < right
+        }.map(\.element)
+        return Report(diagnostics: compiled.diagnostics, warnings: ordered)
+    }
+
+    /// The keys each level of a rule may have (spec §1.3–§1.5), by action type for the action.
+    static let ruleKeys: Set<String> = ["trigger", "action", "_identifier", "_rulesetIdentifier"]
+    static let triggerKeys: [String] =
+        [
+            "url-filter", "url-filter-is-case-sensitive", "top-url-filter-is-case-sensitive",
+            "frame-url-filter-is-case-sensitive", "resource-type", "load-type", "load-context", "request-method",
+        ] + TriggerCondition.Kind.allCases.map(\.rawValue)
+    static func actionKeys(_ type: String?) -> [String] {
+        switch type {
+        case "css-display-none": ["type", "selector"]
+        case "notify": ["type", "notification"]
+        case "redirect": ["type", "redirect"]
+        case "modify-headers": ["type", "request-headers", "response-headers", "priority"]
+        default: ["type"]
+        }
+    }
+    static let booleanKeys = [
+        "url-filter-is-case-sensitive", "top-url-filter-is-case-sensitive", "frame-url-filter-is-case-sensitive",
+    ]
+
+    /// Unknown keys, non-boolean flags and domain entries no host can match.
+    static func keyWarnings(_ rule: JSONObject, index: Int) -> [LintWarning] {
+        var warnings: [LintWarning] = []
+        func unknown(_ keys: [String], known: [String], path: String, context: String) {
+            for key in keys where !known.contains(key) {
+                var message = "\(context) has no key \"\(key)\": WebKit ignores it"
+                if let likely = RuleListParser.likelyName(key, among: known) {
+                    message += " (did you mean \"\(likely)\"?)"
+                }
+                warnings.append(LintWarning(.unknownKey, message, ruleIndex: index, keyPath: path + key))
+            }
+        }
+        unknown(rule.keys, known: Array(ruleKeys), path: "", context: "a rule")
+        if let trigger = rule.object("trigger") {
+            unknown(trigger.keys, known: triggerKeys, path: "trigger.", context: "a trigger")
+            for key in booleanKeys {
+                guard let value = trigger[key] else { continue }
+                if case .bool = value { continue }
+                warnings.append(
+                    LintWarning(
+                        .notABoolean,
+                        "\"\(key)\" is not a boolean (write true or false, without quotes): WebKit ignores it, so it is false",
+                        ruleIndex: index, keyPath: "trigger.\(key)"))
+            }
+            for kind in [TriggerCondition.Kind.ifDomain, .unlessDomain] {
+                for (position, domain) in (trigger[kind.rawValue]?.arrayValue ?? []).enumerated() {
+                    guard let text = domain.stringValue, let reason = domainProblem(text) else { continue }
+                    warnings.append(
+                        LintWarning(
+                            .domainNeverMatches, "\"\(text)\" never matches a host: \(reason)", ruleIndex: index,
+                            keyPath: "trigger.\(kind.rawValue)[\(position)]"))
+                }
+            }
+        }
+        if let action = rule.object("action") {
+            unknown(
+                action.keys, known: actionKeys(action.string("type")), path: "action.",
+                context: "a \(action.string("type") ?? "") action")
+        }
+        return warnings
+    }
+
+    /// Why an `if-domain` / `unless-domain` entry can match no host, or nil. WebKit makes the entry a
+    /// pattern `scheme://` + (`([^/]*\.)*` for a leading `*`) + the entry + `[:/]` (spec §1.4), so
+    /// the entry must spell the end of a host.
+    static func domainProblem(_ domain: String) -> String? {
+        let body = domain.hasPrefix("*") ? domain.dropFirst() : Substring(domain)
+        if domain.hasPrefix("*.") {
+            return
+                "WebKit's `*` is a prefix marker, not a glob: \"*\(domain.dropFirst(2))\" means the domain and its subdomains (\"\(domain)\" asks for a host with an empty label)"
+        }
+        if body.hasPrefix("~") {
+            return "`~` is AdBlock syntax for an exception; use unless-domain"
+        }
+        if body.isEmpty || body.hasPrefix(".") || body.hasSuffix(".") && body.count > 1 || body.contains("..") {
+            return "a host has no empty label"
+        }
+        if let bad = body.first(where: { "/:?#@ *".contains($0) }) {
+            return "a host has no `\(bad)` (give the domain alone)"
+        }
+        return nil
+    }
+
+    /// Rules identical to an earlier rule with no `ignore-previous-rules` between them.
+    static func duplicateRules(_ rules: [ParsedRule]) -> [LintWarning] {
+        var seen: [ContentRule: Int] = [:]
+        var warnings: [LintWarning] = []
+        for parsed in rules {
+            if parsed.rule.action == .ignorePreviousRules {
+                seen.removeAll(keepingCapacity: true)
+                continue
+            }
+            if let first = seen[parsed.rule] {
+                warnings.append(
+                    LintWarning(
+                        .duplicateRule, "the same rule as rule \(first) as WebKit reads them: it adds nothing",
+                        ruleIndex: parsed.index,
+                        keyPath: nil))
+            } else {
+                seen[parsed.rule] = parsed.index
+            }
+        }
+        return warnings
+    }
+
+    /// Rules the index cannot reach through a literal: tested on every load.
+    static func costWarnings(_ list: CompiledRuleList) -> [LintWarning] {
+        // A rule checked on every load because of its frame-URL or request-method condition is the
+        // matcher's choice, not the url-filter's: only a url-filter without a 4-byte literal is reported.
+        list.rules.filter {
+            $0.entry == .always && !$0.urlFilter.matchesEverything
+                && ($0.urlFilter.requiredLiteral?.utf8.count ?? 0) < IndexHash.gramLength
+        }.map { rule in
+            LintWarning(
+                .noIndexLiteral,
+                "the url-filter \"\(rule.urlFilter.source)\" has no literal of 4 or more characters outside groups and classes: the rule is tested on every load",
+                ruleIndex: Int(rule.sourceIndex), keyPath: "trigger.url-filter")
+        }
+    }
+}
