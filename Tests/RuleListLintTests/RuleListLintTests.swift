@@ -28,6 +28,8 @@ import Testing
         #expect(
             Self.codes([Self.rule(#"{"url-filter":"track"}"#, #"{"type":"css-display-none","selector":".x"}"#)]).isEmpty
         )
+        // An action type WebKit does not know is check's error: its keys are not linted.
+        #expect(Self.codes([Self.rule(#"{"url-filter":"track"}"#, #"{"type":"script","script":"x()"}"#)]).isEmpty)
         // WebKit's own keys are known: _identifier, every condition, the flags.
         #expect(
             Self.codes([
