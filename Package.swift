@@ -55,7 +55,9 @@ let package = Package(
         // plans, index keys and templates).
         .target(
             name: "ContentRuleCompiler",
-            dependencies: ["ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat", "Locking"],
+            dependencies: [
+                "ContentRuleModel", "RuleListParser", "URLFilterSyntax", "ContentRuleFormat", "Locking", "PCRE2Support",
+            ],
             swiftSettings: strict),
         // Layer 6: the matcher. Does not depend on the JSON parser or the compiler (URLFilterSyntax only
         // to spell the pattern of a domain entry the domain hash table holds, when a request first needs it).

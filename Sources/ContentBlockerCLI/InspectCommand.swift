@@ -1,6 +1,7 @@
 import ContentRuleFormat
 import ContentRuleMatcher
 import ContentRuleModel
+import RuleListParser
 
 struct InspectCommand: Command {
     static let fileArgument = Positional(

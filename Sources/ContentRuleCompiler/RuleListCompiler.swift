@@ -78,7 +78,7 @@ public enum RuleListCompiler {
         let list = CompiledRuleList(
             rules: compiledRules, actionSlots: slots.actions, globalStylesheet: slots.globalStylesheet,
             sourceRuleCount: sourceRuleCount, templates: TemplatePlanning.choose(compiledRules))
-        return (list, webKitAbortWarnings(compiledRules))
+        return (list, webKitAbortWarnings(compiledRules) + uncompilablePatternWarnings(compiledRules))
     }
 
     /// Why a pattern is refused: the url-filter parser's status, where, and (for a YARR error) why.

@@ -37,6 +37,9 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     case selectorDropped = "selector-dropped"
     /// A list WebKit would stop compiling (`check` and `compile` warn too).
     case webKitLimit = "webkit-limit"
+    /// A pattern whose PCRE2 translation PCRE2 cannot compile: the rule never fires here (`check` and
+    /// `compile` warn too).
+    case patternTooLarge = "pattern-too-large"
 
     /// What the warning says, for `lint --help`.
     package var summary: String {
@@ -50,6 +53,8 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
         case .selectorDropped: "a css-display-none selector list WebKit refuses: the rule is dropped"
         case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
+        case .patternTooLarge:
+            "a pattern PCRE2 cannot compile: the rule never fires here (also warned by check and compile)"
         }
     }
 
@@ -64,6 +69,7 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .noIndexLiteral: "this project's matcher (Documentation/DESIGN.md, Indexes)"
         case .selectorDropped: "spec §1.5: isValidCSSSelector; WebKit drops the rule"
         case .webKitLimit: "spec §5: WebKit's compiler limits"
+        case .patternTooLarge: "PCRE2's compiled-size limit (pcre2_compile: regular expression is too large)"
         }
     }
 }

@@ -37,7 +37,10 @@ package enum RuleListLint {
         let parsed = RuleListParser.parse(value: .array(elements))
         warnings += duplicateRules(parsed.rules)
         for diagnostic in compiled.diagnostics where diagnostic.severity == .warning {
-            let code: LintCode = diagnostic.keyPath == "action.selector" ? .selectorDropped : .webKitLimit
+            let code: LintCode =
+                diagnostic.keyPath == "action.selector"
+                ? .selectorDropped
+                : diagnostic.detail?.hasPrefix("never matches here: PCRE2") == true ? .patternTooLarge : .webKitLimit
             warnings.append(
                 LintWarning(code, diagnostic.message, ruleIndex: diagnostic.ruleIndex, keyPath: diagnostic.keyPath))
         }
@@ -171,7 +174,7 @@ package enum RuleListLint {
         }.map { rule in
             LintWarning(
                 .noIndexLiteral,
-                "the url-filter \"\(rule.urlFilter.source)\" has no literal of 4 or more characters outside groups and classes: the rule is tested on every load",
+                "the url-filter \"\(RuleListParser.shortened(rule.urlFilter.source))\" has no literal of 4 or more characters outside groups and classes: the rule is tested on every load",
                 ruleIndex: Int(rule.sourceIndex), keyPath: "trigger.url-filter")
         }
     }

@@ -32,9 +32,7 @@ extension RuleListParser {
                 throw RuleFailure(.jsonInvalidCSSDisplayNoneActionType, "action.selector")
             }
             if !CSSSelectorValidator.isValidSelectorList(selector) {
-                return .skip(
-                    keyPath: "action.selector",
-                    detail: "rule dropped: invalid CSS selector list \"\(selector)\"")
+                return .skip(keyPath: "action.selector", detail: "rule dropped: " + refusedSelector(selector))
             }
             if !options.allowsCSSDisplayNone {
                 return .skip(keyPath: "action.type", detail: "rule dropped: css-display-none rules are not allowed")
@@ -99,5 +97,36 @@ extension RuleListParser {
             }
         }
         return operations
+    }
+}
+
+extension RuleListParser {
+    /// What WebKit refuses in a selector list it drops: the first selector that is invalid on its own
+    /// (and which of how many it is), else the list; long text is shortened around its start.
+    static func refusedSelector(_ list: String) -> String {
+        let parts = SelectorList.parts(list)
+        if parts.count > 1,
+            let (position, part) = parts.enumerated().first(where: {
+                !CSSSelectorValidator.isValidSelectorList($0.element)
+            })
+        {
+            let trimmed = part.trimmingSpaces
+            let what = trimmed.isEmpty ? "an empty selector" : "the selector \"\(shortened(trimmed))\""
+            return "invalid CSS selector list: WebKit refuses \(what), selector \(position + 1) of \(parts.count)"
+        }
+        return "invalid CSS selector list \"\(shortened(list))\""
+    }
+
+    /// `text`, or its first 120 characters and `…` with the count of the rest.
+    package static func shortened(_ text: String) -> String {
+        text.count <= 120 ? text : String(text.prefix(120)) + "… (\(text.count - 120) more characters)"
+    }
+}
+
+extension String {
+    /// Without leading and trailing ASCII spaces, tabs and newlines.
+    fileprivate var trimmingSpaces: String {
+        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\n" || c == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

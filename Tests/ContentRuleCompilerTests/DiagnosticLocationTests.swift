@@ -147,3 +147,30 @@ import Testing
         #expect(RuleListCompiler.adBlockHint("price$100") == nil)
     }
 }
+
+/// A dropped css-display-none rule names the selector WebKit refuses, not the whole list.
+@Suite struct DroppedSelectorTests {
+    static func detail(_ selector: String) -> String? {
+        let json =
+            #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}},{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":"\#(selector)"}}]"#
+        return RuleListCompiler.compile(json: Array(json.utf8)).diagnostics.first?.detail
+    }
+
+    @Test func theRefusedSelectorIsNamed() {
+        #expect(
+            Self.detail(".ad,aside:-abp-has(.x),.b")
+                == #"rule dropped: invalid CSS selector list: WebKit refuses the selector "aside:-abp-has(.x)", selector 2 of 3"#
+        )
+        #expect(
+            Self.detail(".a,,.b")
+                == "rule dropped: invalid CSS selector list: WebKit refuses an empty selector, selector 2 of 3")
+        // A comma inside an attribute value does not cut the list.
+        #expect(
+            Self.detail(#"[title=\"a,b\"],::nope"#)
+                == #"rule dropped: invalid CSS selector list: WebKit refuses the selector "::nope", selector 2 of 2"#)
+        // One selector: the list itself, shortened when long.
+        let long = "::nope" + String(repeating: ".x", count: 100)
+        #expect(Self.detail(long)?.hasSuffix("… (86 more characters)\"") == true)
+        #expect(Self.detail(".fine,.also-fine") == nil)
+    }
+}

@@ -1,17 +1,31 @@
-/// Counting the selectors of a selector list (a global stylesheet is the list's global
-/// css-display-none selectors joined with commas).
-///
-/// RuleListParser's CSS tokenizer is internal to that module; this needs only where the top-level
-/// commas are, which a scan of brackets, parentheses, quoted strings, escapes and comments gives.
-enum SelectorList {
+/// The selectors of a selector list, cut at its top-level commas (a global stylesheet is a list's
+/// global css-display-none selectors joined with commas): what `inspect` counts and what names the
+/// selector WebKit refuses in a dropped rule. Only where the top-level commas are is needed, which a
+/// scan of brackets, parentheses, quoted strings, escapes and comments gives.
+package enum SelectorList {
     /// The number of selectors in `list`: one more than its top-level commas (those outside `[…]`,
     /// `(…)`, quoted strings and comments; a backslash escapes the next character, in and out of
     /// strings). 0 for an empty list.
-    static func count(_ list: String) -> Int {
+    package static func count(_ list: String) -> Int {
+        list.isEmpty ? 0 : commaOffsets(Array(list.utf8)).count + 1
+    }
+
+    /// The selectors of `list` (cut at its top-level commas, each as written, spaces included).
+    package static func parts(_ list: String) -> [String] {
         let bytes = Array(list.utf8)
-        guard !bytes.isEmpty else { return 0 }
+        var parts: [String] = []
+        var start = 0
+        for comma in commaOffsets(bytes) + [bytes.count] {
+            parts.append(String(decoding: bytes[start..<comma], as: UTF8.self))
+            start = comma + 1
+        }
+        return parts
+    }
+
+    /// The byte offsets of the top-level commas of `bytes`.
+    static func commaOffsets(_ bytes: [UInt8]) -> [Int] {
         let backslash = UInt8(ascii: "\\")
-        var count = 1
+        var commas: [Int] = []
         var depth = 0
         var quote: UInt8?
         var index = 0
@@ -40,10 +54,10 @@ enum SelectorList {
                     index += 1
                 }
                 index += 2
-            case UInt8(ascii: ",") where depth == 0: count += 1
+            case UInt8(ascii: ",") where depth == 0: commas.append(index - 1)
             default: break
             }
         }
-        return count
+        return commas
     }
 }
