@@ -16,7 +16,8 @@ let version = "0.1.0"
 /// `content-blocker help NAME`, its line in the SUBCOMMANDS listing and its usage errors then follow
 /// from the declaration; add its help to Tests/CLITests/Golden (`UPDATE_GOLDEN=1`, then review the file).
 let commands: [any Command.Type] = [
-    CheckCommand.self, LintCommand.self, CompileCommand.self, MatchCommand.self, InspectCommand.self,
+    CheckCommand.self, LintCommand.self, CompileCommand.self, MatchCommand.self, ExplainCommand.self,
+    InspectCommand.self,
 ]
 
 /// Subcommands that take a second word (`store compile`), listed in the tool's help by the group's name.

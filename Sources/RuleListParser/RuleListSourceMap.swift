@@ -56,6 +56,15 @@ package struct RuleListSourceMap: Sendable {
         return walker.find(Self.components(of: keyPath ?? ""), from: ruleStarts[rule])
     }
 
+    /// The JSON text of rule `rule`, as written; nil for a rule the text does not have.
+    package func ruleText(rule: Int) -> String? {
+        guard rule >= 0, rule < ruleStarts.count else { return nil }
+        var walker = Walker(bytes: bytes)
+        walker.index = ruleStarts[rule]
+        walker.skipValue()
+        return String(decoding: bytes[ruleStarts[rule]..<min(walker.index, bytes.count)], as: UTF8.self)
+    }
+
     /// The keys of rule `rule`'s objects (the rule, its trigger, its action and their objects) written
     /// more than once, each with its key path and the offset of the repeated key's value, in text order.
     package func repeatedKeys(rule: Int) -> [(keyPath: String, offset: Int)] {

@@ -13,7 +13,8 @@ import Testing
 @Suite struct GoldenTests {
     static let directory = TestData.repositoryRoot.appendingPathComponent("Tests/CLITests/Golden")
     static let subcommands = [
-        "check", "lint", "compile", "match", "inspect", "store compile", "store list", "store match", "store source",
+        "check", "lint", "compile", "match", "explain", "inspect", "store compile", "store list", "store match",
+        "store source",
         "store remove",
     ]
 

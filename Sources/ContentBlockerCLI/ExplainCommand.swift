@@ -1,0 +1,314 @@
+import ContentRuleCompiler
+import ContentRuleFormat
+import ContentRuleMatcher
+import ContentRuleModel
+import RequestBatch
+import RuleListParser
+
+/// `content-blocker explain`: which rules matched a load, which fired, and what stopped the others.
+struct ExplainCommand: Command {
+    static let listsArgument = Positional(
+        valueName: "LIST.json", noun: "rule list",
+        help: """
+            A JSON rule list (explain names rules by their place in the JSON, which a binary rule list does not
+            keep: explain the JSON it was compiled from, e.g. `store source ID > list.json`).
+            """, count: .oneOrMore)
+    static let allFlag = Flag(
+        "--all", help: "List the rules whose url-filter matches every URL too (summarized by default).")
+    static let jsonFlag = Flag(
+        "--json",
+        help: """
+            One JSON object per request: {request, checks: [{resourceType, url, lists: [{list, rules: [{rule,
+            identifier?, line, column, text, action, fired, stoppedBy?, cancelledBy?}], everyURL: {matched,
+            fired}}]}], result (as match --full writes it)}.
+            """)
+
+    static let configuration = CommandConfiguration(
+        name: "explain", abstract: "Show which rules matched a load, which fired, and why the others did not.",
+        discussion: """
+            For each request (from the flags, or each line of --requests), and for each check WebKit makes of
+            it (see match), lists every rule whose url-filter matched the URL, in list order: its index, its
+            line:column in the JSON and its text, then fired, or the one field that stopped it (resource-type,
+            load-type, load-context, request-method, or the condition and the URL it was tested against).
+            An ignore-previous-rules that fired names the fired rules it cancelled. Rules whose url-filter
+            matches every URL are counted unless --all. Then the load's result, as match gives it. A rule
+            with `_identifier` is named by it.
+            """,
+        arguments: [listsArgument],
+        options: [
+            MatchCommand.urlOption.declaration, MatchCommand.topURLOption.declaration,
+            MatchCommand.frameURLOption.declaration, MatchCommand.typeOption.declaration,
+            MatchCommand.contextOption.declaration, MatchCommand.methodOption.declaration,
+            MatchCommand.loadTypeOption.declaration, MatchCommand.requestsOption.declaration, allFlag.declaration,
+            jsonFlag.declaration,
+        ],
+        exitStatuses: [(0, "explained"), (1, "a list is invalid, or a request line is bad"), (2, "usage or I/O error")])
+
+    /// One list: the compiled list, its source map and its rules' `_identifier`s.
+    struct Source {
+        var list: ContentRuleList
+        var path: String
+        var map: RuleListSourceMap
+        var identifiers: [Int: String]
+        var actionTypes: [Int: String]
+    }
+
+    var paths: [String]
+    var request: RequestFields?
+    var requestsPath: String?
+    var all: Bool
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        paths = arguments[Self.listsArgument]
+        all = arguments[Self.allFlag]
+        json = arguments[Self.jsonFlag]
+        requestsPath = arguments[MatchCommand.requestsOption]
+        try RuleListInput.readStandardInputOnce(paths + [requestsPath].compactMap { $0 })
+        let options = MatchCommand.requestFields.compactMap { field in field.option.map { (field.key, $0) } }
+        if requestsPath != nil {
+            if let given = options.first(where: { arguments.text($0.1) != nil }) {
+                throw UsageError("\(given.1.name) describes a single request: use either it or --requests")
+            }
+            return
+        }
+        guard arguments[MatchCommand.urlOption] != nil else { throw UsageError("needs --url or --requests") }
+        var fields = RequestFields()
+        for (key, option) in options {
+            if let value = arguments.text(option) { fields.set(key, to: value) }
+        }
+        do {
+            _ = try BatchMatching.load(from: fields)
+        } catch {
+            throw UsageError("invalid request: \(error.message)")
+        }
+        request = fields
+    }
+
+    func run() throws -> Int32 {
+        var sources: [Source] = []
+        for (path, identifier) in zip(paths, RuleListInput.identifiers(for: paths)) {
+            let bytes = try RuleListInput.read(path)
+            if (try? MappedRuleList(bytes: bytes)) != nil {
+                throw RuntimeError(
+                    "\(path): a binary rule list: explain needs the JSON it was compiled from (to name rules by their place in it)"
+                )
+            }
+            let result = RuleListCompiler.compile(json: bytes)
+            guard let compiled = result.list else {
+                RuleListInput.report(result.errors, file: path)
+                return 1
+            }
+            let list = try ContentRuleList(identifier: identifier, compiled: compiled)
+            var identifiers: [Int: String] = [:]
+            var actionTypes: [Int: String] = [:]
+            if case .success(.array(let elements)) = JSONReader.parse(bytes) {
+                for (index, element) in elements.enumerated() {
+                    if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
+                    actionTypes[index] = element.objectValue?.object("action")?.string("type")
+                }
+            }
+            sources.append(
+                Source(
+                    list: list, path: path, map: RuleListSourceMap(json: bytes), identifiers: identifiers,
+                    actionTypes: actionTypes))
+        }
+        let blocker = ContentBlocker(lists: sources.map(\.list))
+        if let request {
+            explain(request, sources: sources, blocker: blocker, number: nil)
+            return 0
+        }
+        var reader = try RequestLines(path: requestsPath ?? "-")
+        defer { reader.close() }
+        var failed = false
+        while let batch = try reader.next() {
+            for (number, range) in batch.lines {
+                let line = batch.bytes[range]
+                let fields: RequestFields
+                if let flat = RequestFields.parseFlat(line) {
+                    fields = flat
+                } else {
+                    switch BatchMatching.parseSlowly(line) {
+                    case .success(let parsed): fields = parsed
+                    case .failure(let error):
+                        Console.err("line \(number): \(error.message)")
+                        failed = true
+                        continue
+                    }
+                }
+                if !explain(fields, sources: sources, blocker: blocker, number: number) { failed = true }
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Explains one request; false when it is not a valid request.
+    @discardableResult
+    func explain(_ fields: RequestFields, sources: [Source], blocker: ContentBlocker, number: Int?) -> Bool {
+        let prefix = number.map { "line \($0): " } ?? ""
+        let load: PageLoad
+        let headers: [(String, String)]
+        do {
+            (load, headers) = try BatchMatching.load(from: fields)
+        } catch {
+            Console.err(prefix + error.message)
+            return false
+        }
+        let results = blocker.results(for: load, requestHeaders: headers)
+        var writer = JSONWriter()
+        if json {
+            writer.openObject()
+            writer.key("request")
+            writer.string(load.url.serialization)
+            writer.key("checks")
+            writer.openArray()
+        } else {
+            Console.out(
+                "\(prefix)\(load.url.serialization) (\(load.resourceType.requestName ?? "?"), top URL \(load.mainDocumentURL?.serialization ?? "none"))"
+            )
+        }
+        for check in results.checks {
+            explainCheck(check, sources: sources, into: &writer)
+        }
+        var style = BatchMatching.ResultStyle()
+        style.brief = false
+        if json {
+            writer.closeArray()
+            writer.key("result")
+            writer.openObject()
+            BatchMatching.writeResult(results, style: style, into: &writer)
+            writer.closeObject()
+            writer.closeObject()
+            Console.out(String(decoding: writer.bytes, as: UTF8.self))
+        } else {
+            var result = JSONWriter()
+            result.openObject()
+            style.brief = true
+            BatchMatching.writeResult(results, style: style, into: &result)
+            result.closeObject()
+            Console.out("  result: \(String(decoding: result.bytes, as: UTF8.self))")
+        }
+        return true
+    }
+
+    private func explainCheck(_ check: PageLoadResults.Check, sources: [Source], into writer: inout JSONWriter) {
+        let load = check.load
+        if json {
+            writer.element()
+            writer.openObject()
+            writer.key("resourceType")
+            writer.string(load.resourceType.requestName ?? "")
+            writer.key("url")
+            writer.string(load.url.serialization)
+            writer.key("lists")
+            writer.openArray()
+        } else {
+            Console.out(
+                "  check as \(load.resourceType.requestName ?? "?") (\(load.loadType.rawValue), \(load.loadContext.rawValue))"
+            )
+        }
+        for source in sources {
+            let traces = source.list.explain(load)
+            // An ignore-previous-rules that fires cancels the rules fired before it.
+            var cancelledBy: [Int: Int] = [:]
+            var firedSoFar: [Int] = []
+            for trace in traces where trace.fired {
+                if source.actionTypes[trace.rule] == "ignore-previous-rules" {
+                    for rule in firedSoFar where cancelledBy[rule] == nil { cancelledBy[rule] = trace.rule }
+                }
+                firedSoFar.append(trace.rule)
+            }
+            let listed = traces.filter { all || !$0.matchesEveryURL }
+            let everyURL = traces.filter(\.matchesEveryURL)
+            if json {
+                writer.element()
+                writer.openObject()
+                writer.key("list")
+                writer.string(source.list.identifier)
+                writer.key("rules")
+                writer.openArray()
+            } else {
+                Console.out("  list \(source.list.identifier):")
+            }
+            for trace in listed {
+                let position = source.map.byteOffset(rule: trace.rule, keyPath: nil).map {
+                    source.map.position(ofByte: $0)
+                }
+                let text = RuleListParser.shortened(source.map.ruleText(rule: trace.rule) ?? "")
+                let stop = trace.stoppedBy.map { Self.describe($0, load: load) }
+                let action = source.actionTypes[trace.rule] ?? "?"
+                if json {
+                    writer.element()
+                    writer.openObject()
+                    writer.key("rule")
+                    writer.int(trace.rule)
+                    if let name = source.identifiers[trace.rule] {
+                        writer.key("identifier")
+                        writer.string(name)
+                    }
+                    writer.key("line")
+                    if let position { writer.int(position.line) } else { writer.null() }
+                    writer.key("column")
+                    if let position { writer.int(position.column) } else { writer.null() }
+                    writer.key("text")
+                    writer.string(text)
+                    writer.key("action")
+                    writer.string(action)
+                    writer.key("fired")
+                    writer.bool(trace.fired)
+                    if let stop {
+                        writer.key("stoppedBy")
+                        writer.string(stop)
+                    }
+                    if let by = cancelledBy[trace.rule] {
+                        writer.key("cancelledBy")
+                        writer.int(by)
+                    }
+                    writer.closeObject()
+                } else {
+                    let name = source.identifiers[trace.rule].map { " \"\($0)\"" } ?? ""
+                    let at = position.map { " at \(source.path):\($0.line):\($0.column)" } ?? ""
+                    var outcome = trace.fired ? "fired (\(action))" : "stopped by \(stop ?? "?")"
+                    if let by = cancelledBy[trace.rule] {
+                        outcome += ", cancelled by rule \(by)'s ignore-previous-rules"
+                    }
+                    Console.out("    rule \(trace.rule)\(name)\(at): \(outcome)\n      \(text)")
+                }
+            }
+            if json {
+                writer.closeArray()
+                writer.key("everyURL")
+                writer.openObject()
+                writer.key("matched")
+                writer.int(everyURL.count)
+                writer.key("fired")
+                writer.int(everyURL.count(where: \.fired))
+                writer.closeObject()
+                writer.closeObject()
+            } else if !all && !everyURL.isEmpty {
+                Console.out(
+                    "    \(everyURL.count) rule\(everyURL.count == 1 ? "" : "s") whose url-filter matches every URL: \(everyURL.count(where: \.fired)) fired (--all lists them)"
+                )
+            }
+            if traces.isEmpty && !json { Console.out("    no rule's url-filter matched") }
+        }
+        if json {
+            writer.closeArray()
+            writer.closeObject()
+        }
+    }
+
+    /// A stop in words, with what the load had.
+    static func describe(_ stop: RuleTrace.Stop, load: ResourceLoadInfo) -> String {
+        switch stop {
+        case .resourceType: "resource-type (the load is \(load.resourceType.requestName ?? "?"))"
+        case .loadType: "load-type (the load is \(load.loadType.rawValue))"
+        case .loadContext: "load-context (the load is in the \(load.loadContext.rawValue))"
+        case .requestMethod: "request-method (the page's method is \(load.requestMethod?.rawValue ?? "none"))"
+        case .condition(let kind):
+            kind.testsFrameURL
+                ? "\(kind.rawValue) (tested against the frame URL \(load.frameURL?.serialization ?? "none"))"
+                : "\(kind.rawValue) (tested against the top URL \(load.mainDocumentURL?.serialization ?? "none"))"
+        }
+    }
+}
