@@ -31,6 +31,12 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     case domainNeverMatches = "domain-never-matches"
     /// A rule identical to an earlier one with no `ignore-previous-rules` between them: it adds nothing.
     case duplicateRule = "duplicate-rule"
+    /// A rule whose every load an earlier rule with the same url-filter and action also fires on, with
+    /// no `ignore-previous-rules` between them: it adds nothing.
+    case shadowedRule = "shadowed-rule"
+    /// A rule whose flags exclude each other: `resource-type` only `top-document` with `load-context`
+    /// only `child-frame` (a top-level navigation is the top frame's).
+    case neverFires = "never-fires"
     /// A url-filter with no literal the index can use: the rule is tested on every load.
     case noIndexLiteral = "no-index-literal"
     /// A `css-display-none` rule whose selector list WebKit refuses: the rule is dropped.
@@ -50,6 +56,9 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .domainNeverMatches:
             "an if-domain or unless-domain entry no host can match (*.example.com, ~example.com, a path)"
         case .duplicateRule: "a rule identical to an earlier one, with no ignore-previous-rules between them"
+        case .shadowedRule:
+            "a rule an earlier rule with the same url-filter, action and condition fires with on every load it fires on"
+        case .neverFires: "a rule whose flags exclude each other (resource-type top-document only in a child frame)"
         case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
         case .selectorDropped: "a css-display-none selector list WebKit refuses: the rule is dropped"
         case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
@@ -66,6 +75,8 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .notABoolean: "spec §1.4: non-boolean values are silently ignored (getBoolean)"
         case .domainNeverMatches: "spec §1.4, domain → regex translation (getDomainList)"
         case .duplicateRule: "spec §4: actions of identical rules (ContentExtensionCompiler.cpp)"
+        case .shadowedRule: "spec §4.5–§4.7: a rule fires when its url-filter, flags and condition hold"
+        case .neverFires: "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame"
         case .noIndexLiteral: "this project's matcher (Documentation/DESIGN.md, Indexes)"
         case .selectorDropped: "spec §1.5: isValidCSSSelector; WebKit drops the rule"
         case .webKitLimit: "spec §5: WebKit's compiler limits"

@@ -36,6 +36,7 @@ package enum RuleListLint {
         }
         let parsed = RuleListParser.parse(value: .array(elements))
         warnings += duplicateRules(parsed.rules)
+        warnings += neverFiring(parsed.rules)
         for diagnostic in compiled.diagnostics where diagnostic.severity == .warning {
             let code: LintCode =
                 diagnostic.keyPath == "action.selector"
@@ -142,26 +143,88 @@ package enum RuleListLint {
         return nil
     }
 
-    /// Rules identical to an earlier rule with no `ignore-previous-rules` between them.
+    /// Actions a rule can repeat with no effect: a second block, block-cookies, make-https or the same
+    /// css-display-none selector changes nothing (notifications would be sent twice, redirects and
+    /// header changes applied twice, and an ignore rule depends on its place).
+    static func repeatsHarmlessly(_ action: Action) -> Bool {
+        switch action {
+        case .block, .blockCookies, .makeHTTPS, .cssDisplayNone: true
+        default: false
+        }
+    }
+
+    /// Rules identical to an earlier rule, and rules an earlier rule with the same url-filter, action
+    /// and condition fires with on every load (its flags admit every load the later rule's do), with no
+    /// `ignore-previous-rules` between them.
     static func duplicateRules(_ rules: [ParsedRule]) -> [LintWarning] {
+        /// Earlier rules by url-filter, case, condition and action.
+        struct Key: Hashable {
+            var urlFilter: String
+            var caseSensitive: Bool
+            var condition: TriggerCondition?
+            var conditionCase: Bool
+            var action: Action
+        }
         var seen: [ContentRule: Int] = [:]
+        var byKey: [Key: [ParsedRule]] = [:]
         var warnings: [LintWarning] = []
         for parsed in rules {
-            if parsed.rule.action == .ignorePreviousRules {
+            let rule = parsed.rule
+            if rule.action == .ignorePreviousRules {
                 seen.removeAll(keepingCapacity: true)
+                byKey.removeAll(keepingCapacity: true)
                 continue
             }
-            if let first = seen[parsed.rule] {
+            guard repeatsHarmlessly(rule.action) else { continue }
+            if let first = seen[rule] {
                 warnings.append(
                     LintWarning(
                         .duplicateRule, "the same rule as rule \(first) as WebKit reads them: it adds nothing",
-                        ruleIndex: parsed.index,
-                        keyPath: nil))
-            } else {
-                seen[parsed.rule] = parsed.index
+                        ruleIndex: parsed.index, keyPath: nil))
+                continue
             }
+            seen[rule] = parsed.index
+            let trigger = rule.trigger
+            let key = Key(
+                urlFilter: trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive,
+                condition: trigger.condition,
+                conditionCase: trigger.condition.map {
+                    $0.kind.testsFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+                } ?? false, action: rule.action)
+            if let earlier = byKey[key]?.first(where: { admitsEveryLoad(of: trigger, $0.rule.trigger) }) {
+                warnings.append(
+                    LintWarning(
+                        .shadowedRule,
+                        "rule \(earlier.index) has the same url-filter, condition and action and fires on every load this rule fires on: it adds nothing",
+                        ruleIndex: parsed.index, keyPath: nil))
+            }
+            byKey[key, default: []].append(parsed)
         }
         return warnings
+    }
+
+    /// Whether `earlier`'s flags admit every load `later`'s do (an empty set admits every load).
+    static func admitsEveryLoad(of later: Trigger, _ earlier: Trigger) -> Bool {
+        func covers<T: OptionSet>(_ wide: T, _ narrow: T) -> Bool where T.RawValue: FixedWidthInteger {
+            wide.isEmpty || !narrow.isEmpty && narrow.isSubset(of: wide)
+        }
+        return covers(earlier.resourceTypes, later.resourceTypes) && covers(earlier.loadTypes, later.loadTypes)
+            && covers(earlier.loadContexts, later.loadContexts)
+            && (earlier.requestMethod == nil || earlier.requestMethod == later.requestMethod)
+    }
+
+    /// Rules whose flags exclude each other.
+    static func neverFiring(_ rules: [ParsedRule]) -> [LintWarning] {
+        rules.compactMap { parsed in
+            let trigger = parsed.rule.trigger
+            guard !trigger.resourceTypes.isEmpty, trigger.resourceTypes.isSubset(of: .topDocument),
+                trigger.loadContexts == .childFrame
+            else { return nil }
+            return LintWarning(
+                .neverFires,
+                "resource-type is only top-document and load-context only child-frame: a top-level navigation is in the top frame, so the rule never fires",
+                ruleIndex: parsed.index, keyPath: "trigger.load-context")
+        }
     }
 
     /// Rules the index cannot reach through a literal: tested on every load.

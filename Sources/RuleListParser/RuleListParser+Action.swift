@@ -19,7 +19,11 @@ extension RuleListParser {
             throw RuleFailure(.jsonInvalidActionType, "action.type", detail: "missing or not a string")
         }
         guard let type = ActionType(rawValue: typeName) else {
-            throw RuleFailure(.jsonInvalidActionType, "action.type", detail: "unknown type \"\(typeName)\"")
+            let valid = ActionType.allCases.map(\.rawValue)
+            var detail = "unknown type \"\(typeName)\""
+            if let likely = likelyName(typeName, among: valid) { detail += "; did you mean \"\(likely)\"?" }
+            throw RuleFailure(
+                .jsonInvalidActionType, "action.type", detail: detail + " (valid: \(valid.joined(separator: ", ")))")
         }
         switch type {
         case .block: return .action(.block)

@@ -59,7 +59,11 @@ public struct RuleListParser {
         case .failure(let error):
             return RuleListParseResult(
                 diagnostics: locatedInFileOrder(
-                    [RuleListDiagnostic(.jsonInvalid, byteOffset: error.byteOffset, detail: error.reason)], json: json))
+                    [
+                        RuleListDiagnostic(
+                            .jsonInvalid, byteOffset: error.byteOffset,
+                            detail: error.reason + (looksLikeJSONLines(json) ? jsonLinesHint : ""))
+                    ], json: json))
         case .success(let value):
             var result = parse(value: value, options: options)
             result.diagnostics = locatedInFileOrder(result.diagnostics, json: json)
@@ -154,5 +158,25 @@ extension RuleListParser {
         } catch {
             return .failed(error)
         }
+    }
+}
+
+extension RuleListParser {
+    static let jsonLinesHint =
+        "; this looks like JSON Lines (one rule object per line): a rule list is one JSON array, `[rule, rule, …]`"
+
+    /// Whether a text the JSON reader refused is JSON Lines of objects: its first two non-blank lines
+    /// each start with `{` and end with `}`.
+    static func looksLikeJSONLines(_ json: some Collection<UInt8>) -> Bool {
+        var lines = 0
+        for line in json.split(separator: 0x0A) {
+            let trimmed = line.drop { [0x20, 0x09, 0x0D].contains($0) }
+            guard !trimmed.isEmpty else { continue }
+            let end = trimmed.reversed().drop { [0x20, 0x09, 0x0D].contains($0) }
+            guard trimmed.first == 0x7B, end.first == 0x7D else { return false }
+            lines += 1
+            if lines == 2 { return true }
+        }
+        return false
     }
 }

@@ -77,6 +77,43 @@ import Testing
                 .isEmpty)
     }
 
+    @Test func rulesAnEarlierRuleCovers() {
+        let wide = Self.rule(#"{"url-filter":"track"}"#)
+        let narrow = Self.rule(#"{"url-filter":"track","resource-type":["script"],"load-type":["third-party"]}"#)
+        #expect(Self.codes([wide, narrow]) == [.shadowedRule])
+        // The narrow one first: the wide one adds loads. Another action, another url-filter, a condition
+        // the earlier rule lacks, or an ignore-previous-rules between them: not shadowed.
+        #expect(Self.codes([narrow, wide]).isEmpty)
+        #expect(
+            Self.codes([
+                wide, Self.rule(#"{"url-filter":"track","resource-type":["script"]}"#, #"{"type":"block-cookies"}"#),
+            ]).isEmpty)
+        #expect(Self.codes([wide, Self.rule(#"{"url-filter":"tracker","resource-type":["script"]}"#)]).isEmpty)
+        #expect(Self.codes([wide, Self.rule(#"{"url-filter":"track","if-domain":["a.test"]}"#)]).isEmpty)
+        #expect(
+            Self.codes([wide, Self.rule(#"{"url-filter":"track"}"#, #"{"type":"ignore-previous-rules"}"#), narrow])
+                .isEmpty)
+        // Notifications are sent once per rule: a repeated notify is not redundant.
+        let notify = Self.rule(#"{"url-filter":"track"}"#, #"{"type":"notify","notification":"seen"}"#)
+        #expect(Self.codes([notify, notify]).isEmpty)
+    }
+
+    @Test func flagsThatExcludeEachOther() {
+        #expect(
+            Self.codes([
+                Self.rule(#"{"url-filter":"track","resource-type":["top-document"],"load-context":["child-frame"]}"#)
+            ])
+                == [.neverFires])
+        #expect(
+            Self.codes([
+                Self.rule(#"{"url-filter":"track","resource-type":["document"],"load-context":["child-frame"]}"#)
+            ]).isEmpty)
+        #expect(
+            Self.codes([
+                Self.rule(#"{"url-filter":"track","resource-type":["top-document"],"load-context":["top-frame"]}"#)
+            ]).isEmpty)
+    }
+
     @Test func urlFiltersTheIndexCannotReach() {
         #expect(Self.codes([Self.rule(#"{"url-filter":"a.b"}"#)]) == [.noIndexLiteral])
         #expect(Self.codes([Self.rule(#"{"url-filter":"adserver"}"#)]).isEmpty)
