@@ -16,6 +16,10 @@ package struct RuleListSourceMap: Sendable {
     private let lineStarts: [Int]
     /// The byte offset of each element of the top-level array (empty when the text is not one).
     private let ruleStarts: [Int]
+    /// Per block of ``blockSize`` bytes, the UTF-8 continuation bytes before it: a column is found in
+    /// at most a block's bytes, however long its line (a rule list is often one line).
+    private let continuationsBefore: [Int]
+    private static let blockSize = 1024
 
     package init(json: some Collection<UInt8>) {
         let bytes = Array(json)
@@ -30,6 +34,14 @@ package struct RuleListSourceMap: Sendable {
             }
         }
         lineStarts = lines
+        var continuations = [0]
+        continuations.reserveCapacity(bytes.count / Self.blockSize + 1)
+        var count = 0
+        for block in stride(from: 0, to: bytes.count, by: Self.blockSize) {
+            count += bytes[block..<min(block + Self.blockSize, bytes.count)].count { $0 & 0xC0 == 0x80 }
+            continuations.append(count)
+        }
+        continuationsBefore = continuations
         var walker = Walker(bytes: bytes)
         ruleStarts = walker.topLevelElements()
     }
@@ -43,8 +55,16 @@ package struct RuleListSourceMap: Sendable {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        let column = bytes[lineStarts[low]..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        let column =
+            offset - lineStarts[low] - (continuations(before: offset) - continuations(before: lineStarts[low])) + 1
         return (low + 1, column)
+    }
+
+    /// The UTF-8 continuation bytes before byte `offset`.
+    private func continuations(before offset: Int) -> Int {
+        let block = offset / Self.blockSize
+        return continuationsBefore[block]
+            + bytes[(block * Self.blockSize)..<offset].count { $0 & 0xC0 == 0x80 }
     }
 
     /// The byte offset of the value `keyPath` names in rule `rule` (`trigger.if-domain[2]`), or of

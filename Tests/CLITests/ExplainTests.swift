@@ -81,7 +81,10 @@ import Testing
                 ]), as: UTF8.self)
         }
         let crawl = try CLITests.write(lines.joined(separator: "\n") + "\n", "crawl.jsonl", in: directory)
-        for path in ["easy2json/easylist.json", "brave-ios/block-ads.json", "den-blocklists/liste-fr.json"] {
+        for path in [
+            "abp-content-blockers/easylist_min+exceptionrules_content_blocker.json", "brave-ios/block-ads.json",
+            "den-blocklists/liste-fr.json",
+        ] {
             let list = shared.appendingPathComponent("corpus/rules/\(path)").path
             #expect(try Self.compare(list: list, requests: crawl) > 30_000, "\(path)")
         }

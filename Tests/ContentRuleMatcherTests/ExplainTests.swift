@@ -73,15 +73,19 @@ import Testing
         }
     }
 
-    /// On real lists and the crawl: explain's fired rules are the matchers'.
+    /// On real lists and a seventh of the crawl: explain's fired rules are the matchers'.
     @Test(.slowTier, .tags(.corpus), .enabled(if: TestData.shared != nil, "needs ../shared/corpus"))
     func firedRulesAgreeOnTheCrawl() throws {
         let requests = try #require(try Corpus.tsurlfilterRequests())
-        for path in ["easy2json/easylist.json", "brave-ios/block-ads.json", "den-blocklists/liste-fr.json"] {
+        for path in [
+            "abp-content-blockers/easylist_min+exceptionrules_content_blocker.json", "brave-ios/block-ads.json",
+            "den-blocklists/liste-fr.json",
+        ] {
             let text = try #require(try Corpus.ruleListText(path))
             let list = try #require(TestLists.compile(text).list, "\(path)")
             var checked = 0
-            for request in requests {
+            // Every seventh request (the CLI test, ExplainCLITests, takes every request through explain).
+            for request in requests.enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
                 guard let url = WebURL(request.url),
                     let type = ResourceType(requestName: request.resourceType, loadContext: .topFrame)
                 else { continue }
@@ -91,7 +95,7 @@ import Testing
                 #expect(fired == list.actions(for: load).firedRules, "\(path) \(request.url)")
                 checked += 1
             }
-            #expect(checked > 30_000, "\(path)")
+            #expect(checked > 4_000, "\(path)")
         }
     }
 }
