@@ -20,7 +20,7 @@ struct ExplainCommand: Command {
         help: """
             One JSON object per request: {request, checks: [{resourceType, url, lists: [{list, rules: [{rule,
             identifier?, line, column, text, action, fired, stoppedBy?, cancelledBy?}], everyURL: {matched,
-            fired}}]}], result (as match --full writes it)}.
+            fired, firedRules}}]}], result (as match --requests writes it: brief)}.
             """)
 
     static let configuration = CommandConfiguration(
@@ -170,8 +170,10 @@ struct ExplainCommand: Command {
         for check in results.checks {
             explainCheck(check, sources: sources, into: &writer)
         }
+        // Brief, as match --requests writes results: a list's global stylesheet on every line would
+        // make each hundreds of KB.
         var style = BatchMatching.ResultStyle()
-        style.brief = false
+        style.brief = true
         if json {
             writer.closeArray()
             writer.key("result")
@@ -183,7 +185,6 @@ struct ExplainCommand: Command {
         } else {
             var result = JSONWriter()
             result.openObject()
-            style.brief = true
             BatchMatching.writeResult(results, style: style, into: &result)
             result.closeObject()
             Console.out("  result: \(String(decoding: result.bytes, as: UTF8.self))")
@@ -283,6 +284,13 @@ struct ExplainCommand: Command {
                 writer.int(everyURL.count)
                 writer.key("fired")
                 writer.int(everyURL.count(where: \.fired))
+                writer.key("firedRules")
+                writer.openArray()
+                for trace in everyURL where trace.fired {
+                    writer.element()
+                    writer.int(trace.rule)
+                }
+                writer.closeArray()
                 writer.closeObject()
                 writer.closeObject()
             } else if !all && !everyURL.isEmpty {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct ExplainCLITests {
     /// The fired rules of each request of `requests` by explain and by match, and both results.
     static func compare(list: String, requests: String) throws -> Int {
-        let explain = try CLITests.run(["explain", list, "--requests", requests, "--json", "--all"])
-        let match = try CLITests.run(["match", list, "--requests", requests, "--full", "--fired-rules"])
+        let explain = try CLITests.run(["explain", list, "--requests", requests, "--json"])
+        let match = try CLITests.run(["match", list, "--requests", requests, "--fired-rules"])
         let explained = explain.stdout.split(separator: "\n")
         let matched = match.stdout.split(separator: "\n").filter { !$0.hasPrefix(#"{"error""#) }
         try #require(explained.count == matched.count, "\(explain.stderr)")
@@ -17,17 +17,21 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(explainLine.utf8)) as? [String: Any])
             let checks = try #require(object["checks"] as? [[String: Any]])
             let first = try #require((checks.first?["lists"] as? [[String: Any]])?.first)
-            let fired = (first["rules"] as? [[String: Any]] ?? []).filter { $0["fired"] as? Bool == true }
+            let listed = (first["rules"] as? [[String: Any]] ?? []).filter { $0["fired"] as? Bool == true }
                 .compactMap { $0["rule"] as? Int }
+            let everyURL = (first["everyURL"] as? [String: Any])?["firedRules"] as? [Int] ?? []
+            let fired = (listed + everyURL).sorted()
             let result = try #require(try JSONSerialization.jsonObject(with: Data(matchLine.utf8)) as? [String: Any])
             let lists = try #require(result["lists"] as? [[String: Any]])
             let matchFired = lists.first?["firedRules"] as? [Int] ?? []
-            // Both leave out the global stylesheet's rules; with --all explain lists every other rule.
+            // Both leave out the global stylesheet's rules; explain lists the rules that match every URL
+            // apart (everyURL.firedRules).
             #expect(fired == matchFired, "\(explainLine.prefix(200))")
             let explainResult = try #require(object["result"] as? [String: Any])
             #expect(explainResult["blockedLoad"] as? Bool == result["blockedLoad"] as? Bool)
             #expect(
                 (explainResult["actions"] as? [[String: Any]])?.count == (result["actions"] as? [[String: Any]])?.count)
+            #expect(explainResult["cssDisplayNoneActions"] as? Int == result["cssDisplayNoneActions"] as? Int)
         }
         return explained.count
     }
