@@ -133,6 +133,15 @@ import Testing
         #expect(report.diagnostics.first?.error == .jsonInvalidRegex)
     }
 
+    /// PCRE2's compiled-size limit: `a.` fifty thousand times compiles in WebKit's format and not in
+    /// PCRE2, so the rule never fires here; a hundred times is far below the limit.
+    @Test func patternsPCRE2CannotCompile() {
+        let large = String(repeating: "a.", count: 50_000)
+        #expect(Self.codes([Self.rule(#"{"url-filter":"adserver\#(large)"}"#)]) == [.patternTooLarge])
+        let small = String(repeating: "a.", count: 100)
+        #expect(Self.codes([Self.rule(#"{"url-filter":"adserver\#(small)"}"#)]).isEmpty)
+    }
+
     @Test func warningsArePlacedInTheText() {
         let text =
             "[\n  {\"trigger\": {\"url-filter\": \"track\",\n    \"if-domains\": [\"example.com\"]}, \"action\": {\"type\": \"block\"}}\n]"
