@@ -69,7 +69,7 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--partitions", type=int, default=None, help="minimum number of partitions")
     parser.add_argument("--full", action="store_true", help="results with selectors and stylesheets")
     parser.add_argument("--timing", action="store_true",
-                        help='add "jobSeconds": the time of the Spark job alone (after the session started)')
+                        help='add "jobSeconds": the time of the Spark job alone (Spark already started)')
     args = parser.parse_args(argv)
     if len(args.paths) < 2:
         parser.error("needs at least one list and the request log")

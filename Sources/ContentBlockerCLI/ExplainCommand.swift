@@ -94,23 +94,29 @@ struct ExplainCommand: Command {
                     "\(path): a binary rule list: explain needs the JSON it was compiled from (to name rules by their place in it)"
                 )
             }
-            let result = RuleListCompiler.compile(json: bytes)
-            guard let compiled = result.list else {
-                RuleListInput.report(result.errors, file: path)
+            // The text is read once: its JSON value gives the rules to compile and their identifiers.
+            guard case .success(let document) = JSONReader.parse(bytes), case .array(let elements) = document else {
+                RuleListInput.report(RuleListCompiler.compile(json: bytes).errors, file: path)
+                return 1
+            }
+            let map = RuleListSourceMap(json: bytes)
+            let parsed = RuleListParser.parse(value: document)
+            let (compiled, patternErrors) = RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
+            let errors = (parsed.diagnostics + patternErrors).filter { $0.severity == .error }
+            guard errors.isEmpty, let compiled else {
+                RuleListInput.report(RuleListParser.locatedInFileOrder(errors, map: map), file: path)
                 return 1
             }
             let list = try ContentRuleList(identifier: identifier, compiled: compiled)
             var identifiers: [Int: String] = [:]
             var actionTypes: [Int: String] = [:]
-            if case .success(.array(let elements)) = JSONReader.parse(bytes) {
-                for (index, element) in elements.enumerated() {
-                    if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
-                    actionTypes[index] = element.objectValue?.object("action")?.string("type")
-                }
+            for (index, element) in elements.enumerated() {
+                if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
+                actionTypes[index] = element.objectValue?.object("action")?.string("type")
             }
             sources.append(
                 Source(
-                    list: list, path: path, map: RuleListSourceMap(json: bytes), identifiers: identifiers,
+                    list: list, path: path, map: map, identifiers: identifiers,
                     actionTypes: actionTypes))
         }
         let blocker = ContentBlocker(lists: sources.map(\.list))

@@ -17,11 +17,15 @@ package enum RuleListLint {
     /// Lints the JSON rule list `json`.
     /// - Complexity: a compile of the list plus one pass over its text and rules.
     package static func lint(json: [UInt8]) -> Report {
-        let compiled = RuleListCompiler.compile(json: json)
-        guard case .success(.array(let elements)) = JSONReader.parse(json) else {
-            return Report(diagnostics: compiled.diagnostics, warnings: [])
+        // The text is read once: its JSON value gives the rules to compile and the keys to lint.
+        guard case .success(let document) = JSONReader.parse(json), case .array(let elements) = document else {
+            return Report(diagnostics: RuleListCompiler.compile(json: json).diagnostics, warnings: [])
         }
         let map = RuleListSourceMap(json: json)
+        let parsed = RuleListParser.parse(value: document)
+        let (list, patternDiagnostics) = RuleListCompiler.compile(parsed.rules, sourceRuleCount: parsed.ruleCount)
+        let diagnostics = RuleListParser.locatedInFileOrder(parsed.diagnostics + patternDiagnostics, map: map)
+        let valid = !diagnostics.contains { $0.severity == .error }
         var warnings: [LintWarning] = []
         for (index, element) in elements.enumerated() {
             guard let rule = element.objectValue else { continue }
@@ -34,10 +38,9 @@ package enum RuleListLint {
                         ruleIndex: index, keyPath: keyPath))
             }
         }
-        let parsed = RuleListParser.parse(value: .array(elements))
         warnings += duplicateRules(parsed.rules)
         warnings += neverFiring(parsed.rules)
-        for diagnostic in compiled.diagnostics where diagnostic.severity == .warning {
+        for diagnostic in diagnostics where diagnostic.severity == .warning {
             let code: LintCode =
                 diagnostic.keyPath == "action.selector"
                 ? .selectorDropped
@@ -45,7 +48,7 @@ package enum RuleListLint {
             warnings.append(
                 LintWarning(code, diagnostic.message, ruleIndex: diagnostic.ruleIndex, keyPath: diagnostic.keyPath))
         }
-        if let list = compiled.list { warnings += costWarnings(list) }
+        if valid, let list { warnings += costWarnings(list) }
         let located = warnings.map { warning -> LintWarning in
             var located = warning
             if let rule = warning.ruleIndex, let offset = map.byteOffset(rule: rule, keyPath: warning.keyPath) {
@@ -58,7 +61,7 @@ package enum RuleListLint {
             let right = (b.element.line ?? .max, b.element.column ?? .max, b.offset)
             return left < right
         }.map(\.element)
-        return Report(diagnostics: compiled.diagnostics, warnings: ordered)
+        return Report(diagnostics: diagnostics, warnings: ordered)
     }
 
     /// The keys each level of a rule may have (spec §1.3–§1.5), by action type for the action.

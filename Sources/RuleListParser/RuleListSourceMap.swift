@@ -291,7 +291,14 @@ extension RuleListParser {
         -> [RuleListDiagnostic]
     {
         guard !diagnostics.isEmpty else { return diagnostics }
-        let located = RuleListSourceMap(json: json).locate(diagnostics)
+        return locatedInFileOrder(diagnostics, map: RuleListSourceMap(json: json))
+    }
+
+    /// ``locatedInFileOrder(_:json:)`` with the text's source map made already.
+    package static func locatedInFileOrder(_ diagnostics: [RuleListDiagnostic], map: RuleListSourceMap)
+        -> [RuleListDiagnostic]
+    {
+        let located = map.locate(diagnostics)
         let webKits = located.firstIndex { $0.severity == .error }
         var rest = Array(located.enumerated().filter { $0.offset != webKits })
         rest.sort { a, b in

@@ -139,7 +139,7 @@ import Testing
             {"log":{"version":"1.2","pages":[{"id":"p1","title":"https://shop.test/"},{"id":"p2","title":"https://news.test/"}],
             "entries":[\(entries.joined(separator: ",\n"))]}}
             """
-        let path = try CLITests.write(har, "session.har", in: directory)
+        let path = try CLITests.write(har, "visit.har", in: directory)
         let run = try CLITests.run(["match", list, "--requests", path, "--input-format", "har"])
         #expect(run.status == 1)
         #expect(try Self.blocked(run.stdout) == [false, true, true, false, true, true, false, false, nil])

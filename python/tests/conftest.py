@@ -29,7 +29,7 @@ def cli_path() -> Optional[Path]:
     return Path(found) if found else None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cli() -> Path:
     path = cli_path()
     if path is None or not path.is_file():
