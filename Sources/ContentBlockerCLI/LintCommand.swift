@@ -25,6 +25,13 @@ struct LintCommand: Command {
             "List every warning: without it, a kind met more than \(groupLimit) times in a file shows its first \(groupLimit) and a count."
     )
 
+    static let targetOption = Option<SafariTarget>(
+        "--target", valueName: "safari-VERSION",
+        help: """
+            Also warn about what this Safari release does not know, or may not (code safari-version; see SAFARI
+            VERSIONS): safari-13 to safari-26, with a minor version where it matters (safari-16.4).
+            """)
+
     /// Warnings of one kind shown per file before the rest are counted.
     static let groupLimit = 5
 
@@ -37,11 +44,27 @@ struct LintCommand: Command {
             changes WebKit's verdict: the list's errors are check's, and are printed as check prints them.
             """,
         arguments: [listsArgument],
-        options: [jsonFlag.declaration, disableOption.declaration, maxWarningsOption.declaration, allFlag.declaration],
+        options: [
+            jsonFlag.declaration, targetOption.declaration, disableOption.declaration, maxWarningsOption.declaration,
+            allFlag.declaration,
+        ],
         sections: [
             HelpSection(
                 title: "WARNINGS", paragraphs: "Each code, and the fact it rests on:",
-                entries: LintCode.allCases.map { ($0.rawValue, $0.summary + " (" + $0.source + ")") })
+                entries: LintCode.allCases.map { ($0.rawValue, $0.summary + " (" + $0.source + ")") }),
+            HelpSection(
+                title: "SAFARI VERSIONS",
+                paragraphs: """
+                    What --target checks: the newest release known to lack each feature (the change landed in WebKit \
+                    after it was published, or a source says so) and the first known to have it; between the two \
+                    the warning says "may". Older WebKit ignores trigger keys it does not know (the rule matches \
+                    more) and rejects a list with an action type or resource type it does not know.
+                    """,
+                entries: SafariFeature.all.map { feature in
+                    let lacks = feature.absentThrough.map { "lacking through \($0)" } ?? "lacking: not established"
+                    let has = feature.presentFrom.map { "known from \($0)" } ?? "no release known to support this"
+                    return (feature.name, "\(lacks); \(has) (\(feature.source))")
+                }),
         ],
         exitStatuses: [
             (0, "every list valid, no warnings"), (1, "a list has warnings or errors"), (2, "usage or I/O error"),
@@ -52,6 +75,7 @@ struct LintCommand: Command {
     var disabled: Set<LintCode>
     var maxWarnings: Int?
     var all: Bool
+    var target: SafariVersion?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         lists = arguments[Self.listsArgument]
@@ -59,6 +83,7 @@ struct LintCommand: Command {
         disabled = Set(arguments.all(Self.disableOption).flatMap(\.codes))
         maxWarnings = arguments[Self.maxWarningsOption]?.value
         all = arguments[Self.allFlag]
+        target = arguments[Self.targetOption]?.version
         try RuleListInput.readStandardInputOnce(lists)
     }
 
@@ -74,7 +99,7 @@ struct LintCommand: Command {
                 Console.err("content-blocker: \(error.message)")
                 continue
             }
-            let report = RuleListLint.lint(json: bytes)
+            let report = RuleListLint.lint(json: bytes, target: target)
             let warnings = report.warnings.filter { !disabled.contains($0.code) }
             let errors = report.diagnostics.filter { $0.severity == .error }
             clean = clean && warnings.isEmpty && errors.isEmpty
@@ -161,7 +186,7 @@ struct LintCommand: Command {
             writer.key("column")
             if let column = warning.column { writer.int(column) } else { writer.null() }
             writer.key("source")
-            writer.string(warning.code.source)
+            writer.string(warning.source ?? warning.code.source)
             writer.closeObject()
         }
         writer.closeArray()
@@ -186,5 +211,18 @@ struct LintCodeList: ArgumentValue {
         }
         guard !codes.isEmpty else { return nil }
         self.codes = codes
+    }
+}
+
+/// `--target`'s value: a Safari release (``SafariVersion``).
+struct SafariTarget: ArgumentValue {
+    static var valueDescription: String {
+        "safari-MAJOR or safari-MAJOR.MINOR, from safari-13 to safari-26 (Safari went from 18 to 26)"
+    }
+    var version: SafariVersion
+
+    init?(argument: String) {
+        guard let version = SafariVersion(argument: argument) else { return nil }
+        self.version = version
     }
 }

@@ -104,10 +104,17 @@ public enum RuleListCompiler {
 
     /// The detail of a refused pattern: WebKit's parser status text (its log line), then, for a
     /// url-filter, what YARR found wrong and at which character, and a hint when the pattern is
-    /// written in AdBlock syntax. For a domain condition the status alone (its pattern is generated).
+    /// written in AdBlock syntax. For a domain condition the status (its pattern is generated), and
+    /// a hint when the entry holds AdBlock's `||` or `^`: the generated pattern has none of its own.
     static func patternDetail(_ failure: PatternFailure, isURLFilter: Bool) -> String {
         var detail = failure.status.message
-        guard isURLFilter else { return detail }
+        guard isURLFilter else {
+            if failure.source.contains(where: { "|^".contains($0) }) {
+                detail +=
+                    " A domain entry is a host name (`example.com`, or `*example.com` with its subdomains): `||` and `^` are AdBlock Plus syntax."
+            }
+            return detail
+        }
         if let reason = failure.errorReason {
             detail += " " + reason[...].prefix(1).uppercased() + reason.dropFirst() + "."
         }

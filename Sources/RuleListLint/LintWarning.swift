@@ -10,6 +10,9 @@ package struct LintWarning: Sendable, Hashable {
     /// 1-based line and column (characters) in the JSON text.
     package var line: Int?
     package var column: Int?
+    /// The source of this warning's fact when it is not its code's (``LintCode/source``): each
+    /// `safari-version` fact has its own.
+    package var source: String?
     package init(_ code: LintCode, _ message: String, ruleIndex: Int?, keyPath: String?) {
         self.code = code
         self.message = message
@@ -46,6 +49,13 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     /// A pattern whose PCRE2 translation PCRE2 cannot compile: the rule never fires here (`check` and
     /// `compile` warn too).
     case patternTooLarge = "pattern-too-large"
+    /// A url-filter in AdBlock Plus syntax that WebKit accepts as a regular expression meaning
+    /// something else (`@@`, `##`, `/*`).
+    case adBlockSyntax = "adblock-syntax"
+    /// Something the Safari release given with `--target` does not know, or may not: a key it
+    /// ignores (the rule matches more), an action or resource type or a rule count for which it
+    /// rejects the list, a selector for which it drops the rule.
+    case safariVersion = "safari-version"
 
     /// What the warning says, for `lint --help`.
     package var summary: String {
@@ -64,6 +74,10 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
         case .patternTooLarge:
             "a pattern PCRE2 cannot compile: the rule never fires here (also warned by check and compile)"
+        case .adBlockSyntax:
+            "a url-filter in AdBlock Plus syntax that WebKit reads as a different regular expression (@@, ##, /*)"
+        case .safariVersion:
+            "with --target: what that Safari release does not know, or may not (see SAFARI VERSIONS)"
         }
     }
 
@@ -81,6 +95,8 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .selectorDropped: "spec §1.5: isValidCSSSelector; WebKit drops the rule"
         case .webKitLimit: "spec §5: WebKit's compiler limits"
         case .patternTooLarge: "PCRE2's compiled-size limit (pcre2_compile: regular expression is too large)"
+        case .adBlockSyntax: "spec §3: a url-filter is a regular expression (URLFilterParser.cpp)"
+        case .safariVersion: "spec §6 and WebKit's history, fact by fact (SAFARI VERSIONS)"
         }
     }
 }

@@ -14,9 +14,10 @@ package enum RuleListLint {
         package var warnings: [LintWarning]
     }
 
-    /// Lints the JSON rule list `json`.
+    /// Lints the JSON rule list `json`; with `target`, also for that Safari release
+    /// (``SafariFeature``).
     /// - Complexity: a compile of the list plus one pass over its text and rules.
-    package static func lint(json: [UInt8]) -> Report {
+    package static func lint(json: [UInt8], target: SafariVersion? = nil) -> Report {
         // The text is read once: its JSON value gives the rules to compile and the keys to lint.
         guard case .success(let document) = JSONReader.parse(json), case .array(let elements) = document else {
             return Report(diagnostics: RuleListCompiler.compile(json: json).diagnostics, warnings: [])
@@ -40,6 +41,15 @@ package enum RuleListLint {
         }
         warnings += duplicateRules(parsed.rules)
         warnings += neverFiring(parsed.rules)
+        for parsed in parsed.rules {
+            guard let problem = adBlockSyntaxProblem(parsed.rule.trigger.urlFilter) else { continue }
+            warnings.append(
+                LintWarning(.adBlockSyntax, problem, ruleIndex: parsed.index, keyPath: "trigger.url-filter"))
+        }
+        if let target {
+            warnings += compatibilityWarnings(
+                elements: elements, rules: parsed.rules, ruleCount: parsed.ruleCount, target: target)
+        }
         for diagnostic in diagnostics where diagnostic.severity == .warning {
             let code: LintCode =
                 diagnostic.keyPath == "action.selector"
@@ -140,7 +150,7 @@ package enum RuleListLint {
         if body.isEmpty || body.hasPrefix(".") || body.hasSuffix(".") && body.count > 1 || body.contains("..") {
             return "a host has no empty label"
         }
-        if let bad = body.first(where: { "/:?#@ *".contains($0) }) {
+        if let bad = body.first(where: { "/:?#@ *$".contains($0) }) {
             return "a host has no `\(bad)` (give the domain alone)"
         }
         return nil

@@ -89,6 +89,11 @@ import Testing
          {"trigger": {"url-filter": "track", "if-domains": ["example.com"]}, "action": {"type": "block"}},
          {"trigger": {"url-filter": "a.b"}, "action": {"type": "block", "type": "block"}}]
         """,
+        "target.json": """
+        [{"trigger": {"url-filter": "tracker", "request-method": "post"}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": "@@example\\\\.com/ads"}, "action": {"type": "block"}},
+         {"trigger": {"url-filter": ".*"}, "action": {"type": "css-display-none", "selector": "div:has(> .ad)"}}]
+        """,
         "requests.jsonl": [
             #"{"id":1,"url":"https://x.test/ads.js","resourceType":"script"}"#,
             #"{"id":"b","url":"https://x.test/page","resource-type":"script"}"#,
@@ -132,6 +137,9 @@ import Testing
         ("lint-json.txt", ["lint", "--json", "--disable", "no-index-literal", "lint.json"]),
         ("lint-invalid.txt", ["lint", "invalid.json"]),
         ("error-lint-bad-code.txt", ["lint", "lint.json", "--disable", "unknown-keys"]),
+        ("lint-target.txt", ["lint", "--target", "safari-16", "target.json"]),
+        ("lint-target-json.txt", ["lint", "--json", "--target", "safari-18", "target.json"]),
+        ("error-lint-bad-target.txt", ["lint", "target.json", "--target", "safari-20"]),
     ]
 
     @Test(arguments: errorCases.map(\.file)) func errorOutput(_ file: String) throws {

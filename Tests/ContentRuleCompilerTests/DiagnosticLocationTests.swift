@@ -146,6 +146,17 @@ import Testing
         #expect(RuleListCompiler.adBlockHint("ads$") == nil)
         #expect(RuleListCompiler.adBlockHint("price$100") == nil)
     }
+
+    /// A domain entry WebKit refuses because of AdBlock's `||` or `^` (spec §1.4: the entry is placed
+    /// in a generated pattern, `|` and `^` unescaped) gets the hint; one refused for another reason does
+    /// not.
+    @Test(arguments: [("||example.com", true), ("example.com^", true), ("(example", false), ("(example$", false)])
+    func adBlockDomainEntriesGetAHint(domain: String, hinted: Bool) {
+        let json = #"[{"trigger":{"url-filter":"ads","if-domain":["\#(domain)"]},"action":{"type":"block"}}]"#
+        let diagnostic = RuleListCompiler.compile(json: Array(json.utf8)).diagnostics.first
+        #expect(diagnostic?.error == .jsonInvalidRegex)
+        #expect(diagnostic?.detail?.contains("AdBlock Plus syntax") == hinted, "\(diagnostic?.detail ?? "")")
+    }
 }
 
 /// A dropped css-display-none rule names the selector WebKit refuses, not the whole list.

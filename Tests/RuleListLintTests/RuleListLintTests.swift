@@ -54,6 +54,7 @@ import Testing
 
     @Test(arguments: [
         "*.example.com", "~example.com", "example.com/ads", "example.com:8080", ".example.com", "example..com",
+        "example.com$third-party",
     ])
     func domainsNoHostMatches(domain: String) {
         #expect(Self.codes([Self.rule(#"{"url-filter":"track","if-domain":["\#(domain)"]}"#)]) == [.domainNeverMatches])
@@ -169,7 +170,7 @@ import Testing
     }
 
     @Test func reportedEntriesMatchNothing() throws {
-        for domain in ["*.example.com", "~example.com", "example.com/ads", ".example.com"] {
+        for domain in ["*.example.com", "~example.com", "example.com/ads", ".example.com", "example.com$"] {
             #expect(try Self.blocked(domain) == [false, false, false], "\(domain)")
         }
         #expect(try Self.blocked("*example.com") == [true, true, true])
