@@ -37,9 +37,13 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     /// A rule whose every load an earlier rule with the same url-filter and action also fires on, with
     /// no `ignore-previous-rules` between them: it adds nothing.
     case shadowedRule = "shadowed-rule"
-    /// A rule whose flags exclude each other: `resource-type` only `top-document` with `load-context`
-    /// only `child-frame` (a top-level navigation is the top frame's).
+    /// A rule that can never fire: its flags exclude each other (`resource-type` only `top-document`
+    /// with `load-context` only `child-frame`: a top-level navigation is the top frame's), or it has a
+    /// `request-method` and an `if-` condition (WebKit tests the condition against no method).
     case neverFires = "never-fires"
+    /// A rule with a `request-method` and an `unless-` condition: WebKit tests the condition against no
+    /// method, so it never excludes a load and the rule fires whatever the URL.
+    case conditionIgnored = "condition-ignored"
     /// A url-filter with no literal the index can use: the rule is tested on every load.
     case noIndexLiteral = "no-index-literal"
     /// A `css-display-none` rule whose selector list WebKit refuses: the rule is dropped.
@@ -68,7 +72,9 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .duplicateRule: "a rule identical to an earlier one, with no ignore-previous-rules between them"
         case .shadowedRule:
             "a rule an earlier rule with the same url-filter, action and condition fires with on every load it fires on"
-        case .neverFires: "a rule whose flags exclude each other (resource-type top-document only in a child frame)"
+        case .neverFires:
+            "a rule that never fires: flags that exclude each other (top-document only in a child frame), or request-method with an if- condition"
+        case .conditionIgnored: "an unless- condition WebKit ignores because the rule has a request-method"
         case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
         case .selectorDropped: "a css-display-none selector list WebKit refuses: the rule is dropped"
         case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
@@ -90,7 +96,10 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .domainNeverMatches: "spec §1.4, domain → regex translation (getDomainList)"
         case .duplicateRule: "spec §4: actions of identical rules (ContentExtensionCompiler.cpp)"
         case .shadowedRule: "spec §4.5–§4.7: a rule fires when its url-filter, flags and condition hold"
-        case .neverFires: "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame"
+        case .neverFires:
+            "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame; spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an if- condition never fires"
+        case .conditionIgnored:
+            "spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an unless- condition ignores it"
         case .noIndexLiteral: "this project's matcher (Documentation/DESIGN.md, Indexes)"
         case .selectorDropped: "spec §1.5: isValidCSSSelector; WebKit drops the rule"
         case .webKitLimit: "spec §5: WebKit's compiler limits"

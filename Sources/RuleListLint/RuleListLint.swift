@@ -226,10 +226,23 @@ package enum RuleListLint {
             && (earlier.requestMethod == nil || earlier.requestMethod == later.requestMethod)
     }
 
-    /// Rules whose flags exclude each other.
+    /// Rules whose flags exclude each other, and rules whose condition WebKit tests against no request
+    /// method because they have a `request-method` (an `if-` condition never holds, an `unless-`
+    /// condition always does: spec §4.6, confirmed by the oracle).
     static func neverFiring(_ rules: [ParsedRule]) -> [LintWarning] {
         rules.compactMap { parsed in
             let trigger = parsed.rule.trigger
+            if trigger.requestMethod != nil, let kind = trigger.condition?.kind {
+                return kind.isInverted
+                    ? LintWarning(
+                        .conditionIgnored,
+                        "with a request-method, WebKit tests \(kind.rawValue) against no method, so it never excludes a load: the rule fires whatever the URL",
+                        ruleIndex: parsed.index, keyPath: "trigger.\(kind.rawValue)")
+                    : LintWarning(
+                        .neverFires,
+                        "with a request-method, WebKit tests \(kind.rawValue) against no method, so it never holds: the rule never fires",
+                        ruleIndex: parsed.index, keyPath: "trigger.\(kind.rawValue)")
+            }
             guard !trigger.resourceTypes.isEmpty, trigger.resourceTypes.isSubset(of: .topDocument),
                 trigger.loadContexts == .childFrame
             else { return nil }

@@ -30,11 +30,12 @@ import Testing
         )
         // An action type WebKit does not know is check's error: its keys are not linted.
         #expect(Self.codes([Self.rule(#"{"url-filter":"track"}"#, #"{"type":"script","script":"x()"}"#)]).isEmpty)
-        // WebKit's own keys are known: _identifier, every condition, the flags.
+        // WebKit's own keys are known: _identifier, every condition, the flags (the condition with
+        // a request-method is another warning's).
         #expect(
             Self.codes([
                 #"{"_identifier":"r1","trigger":{"url-filter":"track","load-context":["top-frame"],"unless-frame-url":["^https://a\\.test"],"request-method":"get"},"action":{"type":"block"}}"#
-            ]).isEmpty)
+            ]) == [.conditionIgnored])
     }
 
     @Test func duplicateKeysTheLastCounts() {
@@ -113,6 +114,22 @@ import Testing
             Self.codes([
                 Self.rule(#"{"url-filter":"track","resource-type":["top-document"],"load-context":["top-frame"]}"#)
             ]).isEmpty)
+    }
+
+    /// WebKitGTK 2.50.6 (`Tests/Data/oracle/request_method_conditions.json`, spec §4.6): with a
+    /// request-method, an `if-` condition never holds and an `unless-` condition never excludes.
+    @Test func requestMethodWithACondition() {
+        #expect(
+            Self.codes([Self.rule(#"{"url-filter":"track","request-method":"get","if-domain":["a.test"]}"#)])
+                == [.neverFires])
+        #expect(
+            Self.codes([Self.rule(#"{"url-filter":"track","request-method":"get","if-top-url":["a\\.test"]}"#)])
+                == [.neverFires])
+        #expect(
+            Self.codes([Self.rule(#"{"url-filter":"track","request-method":"post","unless-frame-url":["a\\.test"]}"#)])
+                == [.conditionIgnored])
+        #expect(Self.codes([Self.rule(#"{"url-filter":"track","request-method":"get"}"#)]).isEmpty)
+        #expect(Self.codes([Self.rule(#"{"url-filter":"track","if-domain":["a.test"]}"#)]).isEmpty)
     }
 
     @Test func urlFiltersTheIndexCannotReach() {
