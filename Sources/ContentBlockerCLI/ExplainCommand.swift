@@ -11,7 +11,7 @@ struct ExplainCommand: Command {
         valueName: "LIST.json", noun: "rule list",
         help: """
             A JSON rule list (explain names rules by their place in the JSON, which a binary rule list does not
-            keep: explain the JSON it was compiled from, e.g. `store source ID > list.json`).
+            keep: explain the JSON it was compiled from; a list in a store keeps it: `store explain ID`).
             """, count: .oneOrMore)
     static let allFlag = Flag(
         "--all", help: "List the rules whose url-filter matches every URL too (summarized by default).")
@@ -60,11 +60,16 @@ struct ExplainCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        paths = arguments[Self.listsArgument]
+        try self.init(arguments, lists: arguments[Self.listsArgument], readsFiles: true)
+    }
+
+    /// `lists` are files to read (`readsFiles`) or the identifiers of stored lists.
+    init(_ arguments: ParsedArguments, lists: [String], readsFiles: Bool = false) throws(UsageError) {
+        paths = lists
         all = arguments[Self.allFlag]
         json = arguments[Self.jsonFlag]
         requestsPath = arguments[MatchCommand.requestsOption]
-        try RuleListInput.readStandardInputOnce(paths + [requestsPath].compactMap { $0 })
+        try RuleListInput.readStandardInputOnce((readsFiles ? paths : []) + [requestsPath].compactMap { $0 })
         let options = MatchCommand.requestFields.compactMap { field in field.option.map { (field.key, $0) } }
         if requestsPath != nil {
             if let given = options.first(where: { arguments.text($0.1) != nil }) {
@@ -86,14 +91,24 @@ struct ExplainCommand: Command {
     }
 
     func run() throws -> Int32 {
-        var sources: [Source] = []
+        var lists: [(name: String, identifier: String, json: [UInt8])] = []
         for (path, identifier) in zip(paths, RuleListInput.identifiers(for: paths)) {
             let bytes = try RuleListInput.read(path)
             if (try? MappedRuleList(bytes: bytes)) != nil {
                 throw RuntimeError(
-                    "\(path): a binary rule list: explain needs the JSON it was compiled from (to name rules by their place in it)"
+                    "\(path): a binary rule list: explain needs the JSON it was compiled from (to name rules by their place in it); a list in a store keeps it: `store explain ID`"
                 )
             }
+            lists.append((path, identifier, bytes))
+        }
+        return try run(with: lists)
+    }
+
+    /// Explains the requests against `lists`: each list's JSON, the name its messages give it (its
+    /// path, or its identifier in a store) and its identifier in results.
+    func run(with lists: [(name: String, identifier: String, json: [UInt8])]) throws -> Int32 {
+        var sources: [Source] = []
+        for (path, identifier, bytes) in lists {
             // The text is read once: its JSON value gives the rules to compile and their identifiers.
             guard case .success(let document) = JSONReader.parse(bytes), case .array(let elements) = document else {
                 RuleListInput.report(RuleListCompiler.compile(json: bytes).errors, file: path)

@@ -15,8 +15,8 @@ enum Store {
             use one store at once.
             """,
         commands: [
-            StoreCompileCommand.self, StoreListCommand.self, StoreMatchCommand.self, StoreSourceCommand.self,
-            StoreRemoveCommand.self,
+            StoreCompileCommand.self, StoreListCommand.self, StoreMatchCommand.self, StoreExplainCommand.self,
+            StoreSourceCommand.self, StoreRemoveCommand.self,
         ])
 
     static let storeOption = Option<String>(
@@ -201,5 +201,45 @@ struct StoreMatchCommand: Command {
         }
         guard status == 0 else { return status }
         return try match.run(with: lists)
+    }
+}
+
+/// `store explain ID…`: `explain` with stored lists, from the JSON each keeps (``ExplainCommand``,
+/// the same options and output; rules are placed by line and column in that JSON).
+struct StoreExplainCommand: Command {
+    static let configuration: CommandConfiguration = {
+        var configuration = ExplainCommand.configuration
+        configuration.name = "store explain"
+        configuration.abstract = "Show which rules of stored lists matched a load (as `explain` does)."
+        configuration.discussion =
+            "`explain` with the lists stored as ID…, read from the JSON each keeps (`store source ID`); each list is named by its identifier.\n\n"
+            + configuration.discussion
+        configuration.arguments = [StoreMatchCommand.identifiersArgument]
+        configuration.options = [Store.storeOption.declaration] + configuration.options
+        configuration.exitStatuses = [
+            (0, "explained"), (1, "no list stored as one of the IDs, a damaged stored list, or a bad request line"),
+            (2, "usage or I/O error"),
+        ]
+        return configuration
+    }()
+
+    let arguments: ParsedArguments
+    let explain: ExplainCommand
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        explain = try ExplainCommand(arguments, lists: arguments[StoreMatchCommand.identifiersArgument])
+    }
+
+    func run() throws -> Int32 {
+        let store = try Store.open(arguments)
+        var lists: [(name: String, identifier: String, json: [UInt8])] = []
+        let status = Store.run { () throws(ContentRuleListStoreError) in
+            for identifier in arguments[StoreMatchCommand.identifiersArgument] {
+                lists.append((identifier, identifier, try store.contentRuleListSource(forIdentifier: identifier)))
+            }
+        }
+        guard status == 0 else { return status }
+        return try explain.run(with: lists)
     }
 }

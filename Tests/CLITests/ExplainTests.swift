@@ -70,6 +70,33 @@ import Testing
         let refused = try CLITests.run(["explain", binary, "--url", "https://cdn.test/ads.js"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("explain needs the JSON it was compiled from"))
+        #expect(refused.stderr.contains("store explain ID"))
+    }
+
+    /// A stored list keeps its JSON: `store explain` gives explain's answer, the list named by its
+    /// identifier; an identifier not stored is refused.
+    @Test func storedListsAreExplainedFromTheirJSON() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let list = try CLITests.write(
+            """
+            [{"trigger":{"url-filter":"ads"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"ads","if-domain":["news.test"]},"action":{"type":"ignore-previous-rules"}}]
+            """, "list.json", in: directory)
+        let store = directory.appendingPathComponent("store").path
+        #expect(try CLITests.run(["store", "compile", "news", list, "--store", store]).status == 0)
+        let request = ["--url", "https://cdn.test/ads.js", "--type", "script", "--top-url", "https://news.test/"]
+        let stored = try CLITests.run(["store", "explain", "news", "--store", store] + request)
+        let direct = try CLITests.run(["explain", list] + request)
+        #expect(stored.status == 0, "\(stored.stderr)")
+        #expect(
+            stored.stdout.contains("rule 0 at news:1:2: fired (block), cancelled by rule 1's ignore-previous-rules"))
+        let renamed = direct.stdout.replacingOccurrences(of: list, with: "news")
+            .replacingOccurrences(of: "list list:", with: "list news:")
+            .replacingOccurrences(of: #""list":"list""#, with: #""list":"news""#)
+        #expect(stored.stdout == renamed)
+        let missing = try CLITests.run(["store", "explain", "other", "--store", store] + request)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no content rule list is stored as 'other'"))
     }
 
     /// tsurlfilter's crawl for three corpus lists (the issue's test of explain against match).

@@ -14,6 +14,7 @@ import Testing
     static let directory = TestData.repositoryRoot.appendingPathComponent("Tests/CLITests/Golden")
     static let subcommands = [
         "check", "lint", "compile", "match", "explain", "inspect", "store compile", "store list", "store match",
+        "store explain",
         "store source",
         "store remove",
     ]
