@@ -46,6 +46,37 @@ enum Store {
         }
     }
 
+    /// The configuration of `store NAME ID…`: `base`'s (a command on list files) with the stored
+    /// lists' identifiers for arguments and `--store` first among the options.
+    static func configuration(
+        wrapping base: CommandConfiguration, name: String, abstract: String, lead: String,
+        exitStatuses: [(status: Int32, meaning: String)]
+    ) -> CommandConfiguration {
+        var configuration = base
+        configuration.name = name
+        configuration.abstract = abstract
+        configuration.discussion = lead + "\n\n" + base.discussion
+        configuration.arguments = [StoreMatchCommand.identifiersArgument]
+        configuration.options = [storeOption.declaration] + base.options
+        configuration.exitStatuses = exitStatuses
+        return configuration
+    }
+
+    /// `read` of each identifier given, in order, from the store `--store` names; nil and the exit
+    /// status when the store refused one (the error printed, as ``run(_:)`` does).
+    static func each<T>(
+        _ arguments: ParsedArguments, _ read: (ContentRuleListStore, String) throws(ContentRuleListStoreError) -> T
+    ) throws(RuntimeError) -> (values: [T]?, status: Int32) {
+        let store = try open(arguments)
+        var values: [T] = []
+        let status = run { () throws(ContentRuleListStoreError) in
+            for identifier in arguments[StoreMatchCommand.identifiersArgument] {
+                values.append(try read(store, identifier))
+            }
+        }
+        return (status == 0 ? values : nil, status)
+    }
+
     /// Runs `body`; a store error is printed and gives exit status 1 (2 for an I/O error).
     static func run(_ body: () throws(ContentRuleListStoreError) -> Void) -> Int32 {
         do {
@@ -166,22 +197,15 @@ struct StoreMatchCommand: Command {
     static let identifiersArgument = Positional(
         valueName: "ID", noun: "identifier",
         help: "The identifiers of stored lists, in the order WebKit would have them installed.", count: .oneOrMore)
-    static let configuration: CommandConfiguration = {
-        var configuration = MatchCommand.configuration
-        configuration.name = "store match"
-        configuration.abstract = "Decide loads against stored rule lists (as `match` does)."
-        configuration.discussion =
-            "`match` with the lists stored as ID… (each list's \"list\" in results is its identifier).\n\n"
-            + configuration.discussion
-        configuration.arguments = [identifiersArgument]
-        configuration.options = [Store.storeOption.declaration] + configuration.options
-        configuration.exitStatuses = [
+    static let configuration = Store.configuration(
+        wrapping: MatchCommand.configuration, name: "store match",
+        abstract: "Decide loads against stored rule lists (as `match` does).",
+        lead: "`match` with the lists stored as ID… (each list's \"list\" in results is its identifier).",
+        exitStatuses: [
             (0, "done (with --requests, even if some request lines were bad)"),
             (1, "no list stored as one of the IDs, or a damaged stored list"),
             (2, "usage error (including a bad --url, --type, … value) or I/O error"),
-        ]
-        return configuration
-    }()
+        ])
 
     let arguments: ParsedArguments
     let match: MatchCommand
@@ -192,14 +216,10 @@ struct StoreMatchCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let store = try Store.open(arguments)
-        var lists: [ContentRuleList] = []
-        let status = Store.run { () throws(ContentRuleListStoreError) in
-            for identifier in arguments[Self.identifiersArgument] {
-                lists.append(try store.lookUpContentRuleList(forIdentifier: identifier))
-            }
+        let (lists, status) = try Store.each(arguments) { store, identifier throws(ContentRuleListStoreError) in
+            try store.lookUpContentRuleList(forIdentifier: identifier)
         }
-        guard status == 0 else { return status }
+        guard let lists else { return status }
         return try match.run(with: lists)
     }
 }
@@ -207,21 +227,15 @@ struct StoreMatchCommand: Command {
 /// `store explain ID…`: `explain` with stored lists, from the JSON each keeps (``ExplainCommand``,
 /// the same options and output; rules are placed by line and column in that JSON).
 struct StoreExplainCommand: Command {
-    static let configuration: CommandConfiguration = {
-        var configuration = ExplainCommand.configuration
-        configuration.name = "store explain"
-        configuration.abstract = "Show which rules of stored lists matched a load (as `explain` does)."
-        configuration.discussion =
-            "`explain` with the lists stored as ID…, read from the JSON each keeps (`store source ID`); each list is named by its identifier.\n\n"
-            + configuration.discussion
-        configuration.arguments = [StoreMatchCommand.identifiersArgument]
-        configuration.options = [Store.storeOption.declaration] + configuration.options
-        configuration.exitStatuses = [
+    static let configuration = Store.configuration(
+        wrapping: ExplainCommand.configuration, name: "store explain",
+        abstract: "Show which rules of stored lists matched a load (as `explain` does).",
+        lead:
+            "`explain` with the lists stored as ID…, read from the JSON each keeps (`store source ID`); each list is named by its identifier.",
+        exitStatuses: [
             (0, "explained"), (1, "no list stored as one of the IDs, a damaged stored list, or a bad request line"),
             (2, "usage or I/O error"),
-        ]
-        return configuration
-    }()
+        ])
 
     let arguments: ParsedArguments
     let explain: ExplainCommand
@@ -232,14 +246,10 @@ struct StoreExplainCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let store = try Store.open(arguments)
-        var lists: [(name: String, identifier: String, json: [UInt8])] = []
-        let status = Store.run { () throws(ContentRuleListStoreError) in
-            for identifier in arguments[StoreMatchCommand.identifiersArgument] {
-                lists.append((identifier, identifier, try store.contentRuleListSource(forIdentifier: identifier)))
-            }
+        let (lists, status) = try Store.each(arguments) { store, identifier throws(ContentRuleListStoreError) in
+            (identifier, identifier, try store.contentRuleListSource(forIdentifier: identifier))
         }
-        guard status == 0 else { return status }
+        guard let lists else { return status }
         return try explain.run(with: lists)
     }
 }
