@@ -104,7 +104,9 @@ let package = Package(
         // Test data locations, tiers, and rule lists compiled in memory for the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["ContentRuleModel", "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleURL"],
+            dependencies: [
+                "ContentRuleModel", "ContentRuleCompiler", "ContentRuleMatcher", "ContentRuleURL", "RequestBatch",
+            ],
             path: "Tests/TestSupport", swiftSettings: strict),
         // A test target per layer: white-box tests of the format, the compiler and the matcher.
         .testTarget(

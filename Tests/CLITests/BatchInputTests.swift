@@ -160,8 +160,8 @@ import Testing
         #expect(full.stdout.split(separator: "\n").first?.contains(#""globalStylesheet":".banner""#) == true)
     }
 
-    /// tsurlfilter's crawl through `--input-format tsurlfilter` gives the answers of the same requests
-    /// written as request lines with the mapping of the test corpus (`Corpus.webKitResourceType`).
+    /// tsurlfilter's crawl through `--input-format tsurlfilter` (gzip'd, `frameUrl` and `cpt` read)
+    /// gives the answers of the same requests written as request lines by the test corpus reader.
     @Test(.slowTier, .tags(.corpus), .enabled(if: TestData.shared != nil, "needs ../shared/corpus"))
     func tsurlfilterCrawlMatchesItsMapping() throws {
         guard let shared = TestData.shared, let requests = try Corpus.tsurlfilterRequests() else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import RequestBatch
 
 /// Real request sets and rule lists from `../shared/corpus` (present on CI and developer machines;
 /// tests that need them are skipped with a message when it is absent).
@@ -8,20 +9,15 @@ public enum Corpus {
         public var url: String
         public var mainDocumentURL: String
         /// A WebKit request resource-type name (`document`, `image`, `script`, `style-sheet`, `font`,
-        /// `media`, `fetch`, `other`).
+        /// `media`, `fetch`, `websocket`, `ping`, `csp-report`, `other`).
         public var resourceType: String
     }
 
-    /// Chrome/puppeteer resource types of the tsurlfilter set → WebKit's (`xhr`/`fetch` → fetch,
-    /// `stylesheet` → style-sheet, `texttrack` → media, `manifest` → other).
+    /// Chrome/puppeteer resource types of the tsurlfilter set → WebKit's: the table
+    /// `match --input-format tsurlfilter` uses (`RequestFormat.tsurlfilterTypes`), `other` for a type
+    /// it does not name.
     public static func webKitResourceType(chromeType: String) -> String {
-        switch chromeType {
-        case "xhr", "fetch": return "fetch"
-        case "stylesheet": return "style-sheet"
-        case "texttrack": return "media"
-        case "image", "script", "font", "media", "document", "other": return chromeType
-        default: return "other"
-        }
+        RequestFormat.tsurlfilterTypes[chromeType] ?? "other"
     }
 
     /// `requests/tsurlfilter/requests.json.gz` (30,524 requests), decompressed with `gzip -dc`.
