@@ -1,4 +1,5 @@
 import ContentRuleMatcher
+import RequestBatch
 import RuleListStore
 
 /// `content-blocker store …`: WebKit's content rule list store (``ContentRuleListStore``) from the
@@ -129,9 +130,13 @@ struct StoreCompileCommand: Command {
 }
 
 struct StoreListCommand: Command {
+    static let jsonFlag = Flag(
+        "--json",
+        help: "Print one JSON array of the identifiers instead (an identifier may hold a newline or any character).")
     static let configuration = CommandConfiguration(
         name: "store list", abstract: "Print the identifiers of the stored lists, one per line, sorted.",
-        arguments: [], options: [Store.storeOption.declaration], exitStatuses: Store.exitStatuses)
+        arguments: [], options: [Store.storeOption.declaration, jsonFlag.declaration],
+        exitStatuses: Store.exitStatuses)
 
     let arguments: ParsedArguments
 
@@ -140,7 +145,19 @@ struct StoreListCommand: Command {
     func run() throws -> Int32 {
         let store = try Store.open(arguments)
         return Store.run { () throws(ContentRuleListStoreError) in
-            for identifier in try store.availableContentRuleListIdentifiers() { Console.out(identifier) }
+            let identifiers = try store.availableContentRuleListIdentifiers()
+            guard arguments[Self.jsonFlag] else {
+                for identifier in identifiers { Console.out(identifier) }
+                return
+            }
+            var writer = JSONWriter()
+            writer.openArray()
+            for identifier in identifiers {
+                writer.element()
+                writer.string(identifier)
+            }
+            writer.closeArray()
+            Console.out(String(decoding: writer.bytes, as: UTF8.self))
         }
     }
 }

@@ -28,6 +28,21 @@ import Testing
         #expect(try CLITests.run(["store", "source", "x", "--store", store]).stdout == Self.cookies)
     }
 
+    /// `store list --json`: one JSON array, which keeps identifiers with a newline or a quote whole (the
+    /// plain listing cannot).
+    @Test func listAsJSON() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let list = try CLITests.write(Self.block, "list.json", in: directory)
+        let store = directory.appendingPathComponent("store").path
+        #expect(try CLITests.run(["store", "list", "--json", "--store", store]).stdout == "[]\n")
+        for identifier in ["line\nbreak", #"say "hi""#] {
+            #expect(try CLITests.run(["store", "compile", identifier, list, "--store", store]).status == 0)
+        }
+        let listed = try CLITests.run(["store", "list", "--json", "--store", store]).stdout
+        let identifiers = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String]
+        #expect(identifiers == ["line\nbreak", #"say "hi""#])
+    }
+
     /// Two processes compiling different lists for one identifier over and over while a third looks it
     /// up: every process succeeds, every look-up sees one whole list, and the store ends with one file
     /// (no temporary file left) holding one of the two sources.
