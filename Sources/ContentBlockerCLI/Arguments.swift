@@ -162,6 +162,12 @@ struct ParsedArguments {
     /// `unknown option 'NAME'`, with the nearest of `known` as a hint when it is close enough to be a typo.
     static func unknownOptionMessage(_ name: String, known: [String]) -> String {
         var message = "unknown option '\(name)'"
+        // `-o=FILE`: a short option's value is the next argument (`--output=FILE` is read).
+        if !name.hasPrefix("--"), let equals = name.firstIndex(of: "="), known.contains(String(name[..<equals])) {
+            let short = name[..<equals]
+            return message
+                + ". A short option's value follows a space: '\(short) \(name[name.index(after: equals)...])'"
+        }
         if let suggestion = nearest(name, in: known) { message += ". Did you mean '\(suggestion)'?" }
         return message
     }

@@ -65,8 +65,15 @@ struct MatchCommand: Command {
         }
         strict = arguments[Self.strictFlag]
         format = arguments[Self.inputFormatOption] ?? .request
-        if arguments[Self.inputFormatOption] != nil && requestsPath == nil {
-            throw UsageError("--input-format describes --requests")
+        if requestsPath == nil {
+            // What only a batch reads: silently ignored with --url, it would not do what was asked.
+            for (given, name) in [
+                (arguments[Self.inputFormatOption] != nil, "--input-format"),
+                (arguments[Self.jobsOption] != nil, "--jobs"),
+                (arguments[Self.strictFlag], "--strict"),
+            ] where given {
+                throw UsageError("\(name) applies to --requests")
+            }
         }
         engine = arguments[Self.engineOption] ?? .fast
         jobs = arguments[Self.jobsOption]?.value

@@ -63,6 +63,17 @@ import Testing
         let option = try Self.run(["check", "--jsn", "x.json"])
         #expect(option.status == 2)
         #expect(option.stderr.contains("Did you mean '--json'?"))
+        let shortEquals = try Self.run(["compile", "x.json", "-o=out.cbrl"])
+        #expect(shortEquals.status == 2)
+        #expect(shortEquals.stderr.contains("A short option's value follows a space: '-o out.cbrl'"))
+        #expect(try !Self.run(["compile", "x.json", "-x=1"]).stderr.contains("short option"))
+        // What only a batch reads is refused with a single request.
+        for (flag, value) in [("--jobs", "2"), ("--strict", nil), ("--input-format", "har")] {
+            let single = try Self.run(
+                ["match", "x.json", "--url", "https://a.test/", flag] + [value].compactMap { $0 })
+            #expect(single.status == 2, "\(flag)")
+            #expect(single.stderr.contains("\(flag) applies to --requests"), "\(single.stderr)")
+        }
         let missing = try Self.run(["check", "/nonexistent/list.json"])
         #expect(missing.status == 2)
         // A single-value option given twice would lose its first value silently ;
