@@ -36,9 +36,7 @@ import Testing
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cb-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectory.make("cli")
     }
 
     static func write(_ text: String, _ name: String, in directory: URL) throws -> String {

@@ -11,9 +11,7 @@ import Testing
 /// file visible; file-system errors are reported clearly.
 @Suite struct AtomicWriteTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cb-atomic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectory.make("atomic")
     }
 
     @Test func unwritableDirectoryIsAClearError() throws {

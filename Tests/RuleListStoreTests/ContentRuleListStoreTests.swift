@@ -18,7 +18,8 @@ import Testing
     static let cookies = #"[{"trigger":{"url-filter":"track"},"action":{"type":"block-cookies"}}]"#
 
     static func temporaryStore() throws -> ContentRuleListStore {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cb-store-\(UUID().uuidString)").path
+        // A store creates its directory: this one does not exist yet.
+        let path = try TemporaryDirectory.make("store").path
         return try ContentRuleListStore(directory: path + "/nested/store")
     }
 
@@ -228,7 +229,7 @@ import Testing
     }
 
     @Test func aFileIsNotAStore() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cb-store-file-\(UUID().uuidString)")
+        let file = try TemporaryDirectory.make("store-file").appendingPathComponent("file")
         try Data("x".utf8).write(to: file)
         #expect(
             throws: ContentRuleListStoreError.io(path: file.path, operation: "open store", message: "not a directory")
