@@ -98,20 +98,24 @@ public enum RuleListCompiler {
 
     static func patternError(_ failure: PatternFailure, rule: Int, keyPath: String) -> RuleListDiagnostic {
         RuleListDiagnostic(
-            .jsonInvalidRegex, ruleIndex: rule, keyPath: keyPath,
-            detail: patternDetail(failure, isURLFilter: keyPath == "trigger.url-filter"))
+            .jsonInvalidRegex, ruleIndex: rule, keyPath: keyPath, detail: patternDetail(failure, keyPath: keyPath))
     }
 
     /// The detail of a refused pattern: WebKit's parser status text (its log line), then, for a
-    /// url-filter, what YARR found wrong and at which character, and a hint when the pattern is
-    /// written in AdBlock syntax. For a domain condition the status (its pattern is generated), and
-    /// a hint when the entry holds AdBlock's `||` or `^`: the generated pattern has none of its own.
-    static func patternDetail(_ failure: PatternFailure, isURLFilter: Bool) -> String {
+    /// url-filter or a top-URL or frame-URL condition value (regular expressions the author wrote),
+    /// what YARR found wrong and at which character, and a hint when it is written in AdBlock syntax.
+    /// For a domain entry the status (its pattern is generated) and a hint when the entry holds `|`
+    /// or `^`, which the generated pattern has none of: AdBlock's `||host^`, or domains joined by `|`.
+    static func patternDetail(_ failure: PatternFailure, keyPath: String) -> String {
         var detail = failure.status.message
-        guard isURLFilter else {
-            if failure.source.contains(where: { "|^".contains($0) }) {
+        let key = keyPath.hasPrefix("trigger.") ? String(keyPath.dropFirst(8)) : keyPath
+        if key.hasPrefix("if-domain[") || key.hasPrefix("unless-domain[") {
+            if failure.source.hasPrefix("||") || failure.source.contains("^") {
                 detail +=
                     " A domain entry is a host name (`example.com`, or `*example.com` with its subdomains): `||` and `^` are AdBlock Plus syntax."
+            } else if failure.source.contains("|") {
+                detail +=
+                    " A domain entry is one host name: give each domain as an entry of its own, not joined by `|`."
             }
             return detail
         }
@@ -123,8 +127,7 @@ public enum RuleListCompiler {
             let start = bytes[..<span.lowerBound].count { $0 & 0xC0 != 0x80 } + 1
             let text = String(decoding: bytes[span.clamped(to: 0..<bytes.count)].prefix(40), as: UTF8.self)
             detail +=
-                span.lowerBound == bytes.count
-                ? " At the end of the url-filter." : " At url-filter character \(start): `\(text)`."
+                span.lowerBound == bytes.count ? " At the end of the \(key)." : " At \(key) character \(start): `\(text)`."
         }
         if let hint = adBlockHint(failure.source) { detail += " " + hint }
         return detail
@@ -137,12 +140,13 @@ public enum RuleListCompiler {
             pattern.hasPrefix("||") || pattern.hasPrefix("|http") || pattern.hasSuffix("^")
             || pattern.contains("^$") || hasAdBlockOptions(pattern)
         guard looksLikeAdBlock else { return nil }
-        var hint = "This looks like AdBlock Plus syntax; a url-filter is a regular expression"
+        var hint =
+            "This looks like AdBlock Plus syntax; a url-filter (and a top-URL or frame-URL condition) is a regular expression"
         if pattern.hasPrefix("||") {
             let host = pattern.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
             if !host.isEmpty {
                 let escaped = host.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "\\.")
-                hint += " (`||\(host)^` is usually written `^[htpsw]+://([a-z0-9-]+\\.)?\(escaped)[/:?]`)"
+                hint += " (`||\(host)^` is written `^[htpsw]+://([a-z0-9-]+\\.)*\(escaped)[/:?]`)"
             }
         }
         return hint + "."

@@ -136,7 +136,7 @@ import Testing
 
     @Test func adBlockSyntaxGetsAHintANearRegexDoesNot() {
         #expect(
-            RuleListCompiler.adBlockHint("||example.com^")?.contains(#"^[htpsw]+://([a-z0-9-]+\.)?example\.com[/:?]"#)
+            RuleListCompiler.adBlockHint("||example.com^")?.contains(#"^[htpsw]+://([a-z0-9-]+\.)*example\.com[/:?]"#)
                 == true)
         #expect(RuleListCompiler.adBlockHint("|https://ads.") != nil)
         #expect(RuleListCompiler.adBlockHint("ads$third-party") != nil)
@@ -150,12 +150,25 @@ import Testing
     /// A domain entry WebKit refuses because of AdBlock's `||` or `^` (spec §1.4: the entry is placed
     /// in a generated pattern, `|` and `^` unescaped) gets the hint; one refused for another reason does
     /// not.
-    @Test(arguments: [("||example.com", true), ("example.com^", true), ("(example", false), ("(example$", false)])
-    func adBlockDomainEntriesGetAHint(domain: String, hinted: Bool) {
+    @Test(arguments: [
+        ("||example.com", "AdBlock Plus syntax"), ("example.com^", "AdBlock Plus syntax"),
+        ("example.com|foo.com", "give each domain as an entry of its own"), ("(example", nil), ("(example$", nil),
+    ])
+    func adBlockDomainEntriesGetAHint(domain: String, hint: String?) {
         let json = #"[{"trigger":{"url-filter":"ads","if-domain":["\#(domain)"]},"action":{"type":"block"}}]"#
         let diagnostic = RuleListCompiler.compile(json: Array(json.utf8)).diagnostics.first
         #expect(diagnostic?.error == .jsonInvalidRegex)
-        #expect(diagnostic?.detail?.contains("AdBlock Plus syntax") == hinted, "\(diagnostic?.detail ?? "")")
+        let detail = diagnostic?.detail ?? ""
+        #expect(hint.map { detail.contains($0) } ?? !detail.contains("A domain entry"), "\(detail)")
+    }
+
+    /// A top-URL or frame-URL condition value is a regular expression the author wrote: its refusal
+    /// has YARR's reason and position, and the AdBlock hint; not the domain entries' hint.
+    @Test func conditionValuesGetTheURLFiltersReasons() {
+        let json = #"[{"trigger":{"url-filter":"ads","if-top-url":["||example.com^"]},"action":{"type":"block"}}]"#
+        let detail = RuleListCompiler.compile(json: Array(json.utf8)).diagnostics.first?.detail ?? ""
+        #expect(detail.contains("At if-top-url[0] character 1: `|`"), "\(detail)")
+        #expect(detail.contains("AdBlock Plus syntax") && !detail.contains("A domain entry"), "\(detail)")
     }
 }
 
