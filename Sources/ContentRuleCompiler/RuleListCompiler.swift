@@ -127,7 +127,8 @@ public enum RuleListCompiler {
             let start = bytes[..<span.lowerBound].count { $0 & 0xC0 != 0x80 } + 1
             let text = String(decoding: bytes[span.clamped(to: 0..<bytes.count)].prefix(40), as: UTF8.self)
             detail +=
-                span.lowerBound == bytes.count ? " At the end of the \(key)." : " At \(key) character \(start): `\(text)`."
+                span.lowerBound == bytes.count
+                ? " At the end of the \(key)." : " At \(key) character \(start): `\(text)`."
         }
         if let hint = adBlockHint(failure.source) { detail += " " + hint }
         return detail
