@@ -39,8 +39,12 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     case shadowedRule = "shadowed-rule"
     /// A rule that can never fire: its flags exclude each other (`resource-type` only `top-document`
     /// with `load-context` only `child-frame`: a top-level navigation is the top frame's), or it has a
-    /// `request-method` and an `if-` condition (WebKit tests the condition against no method).
+    /// `request-method` and an `if-` condition (WebKit tests the condition against no method), or an
+    /// `unless-` condition value that matches every URL.
     case neverFires = "never-fires"
+    /// A url-filter or condition value that matches every URL without being written `.*`: it can match
+    /// an empty string (`(banner)?`, `a?`, `^$`).
+    case matchesEverything = "matches-everything"
     /// A rule with a `request-method` and an `unless-` condition: WebKit tests the condition against no
     /// method, so it never excludes a load and the rule fires whatever the URL.
     case conditionIgnored = "condition-ignored"
@@ -73,8 +77,10 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .shadowedRule:
             "a rule an earlier rule with the same url-filter, action and condition fires with on every load it fires on"
         case .neverFires:
-            "a rule that never fires: flags that exclude each other (top-document only in a child frame), or request-method with an if- condition"
+            "a rule that never fires: flags that exclude each other (top-document only in a child frame), request-method with an if- condition, or an unless- value matching every URL"
         case .conditionIgnored: "an unless- condition WebKit ignores because the rule has a request-method"
+        case .matchesEverything:
+            "a url-filter or if- condition value that matches every URL without being .* (it can match an empty string)"
         case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
         case .selectorDropped: "a css-display-none selector list WebKit refuses: the rule is dropped"
         case .webKitLimit: "a list WebKit would stop compiling (also warned by check and compile)"
@@ -97,7 +103,9 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .duplicateRule: "spec §4: actions of identical rules (ContentExtensionCompiler.cpp)"
         case .shadowedRule: "spec §4.5–§4.7: a rule fires when its url-filter, flags and condition hold"
         case .neverFires:
-            "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame; spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an if- condition never fires"
+            "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame; spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an if- condition never fires; spec §4.6: an unless- condition fires only if no value matches"
+        case .matchesEverything:
+            "spec §3.5: a pattern every part of which can be empty matches every URL (URLFilterParser.cpp, MatchesEverything)"
         case .conditionIgnored:
             "spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an unless- condition ignores it"
         case .noIndexLiteral: "this project's matcher (Documentation/DESIGN.md, Indexes)"

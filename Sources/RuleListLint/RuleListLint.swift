@@ -58,7 +58,7 @@ package enum RuleListLint {
             warnings.append(
                 LintWarning(code, diagnostic.message, ruleIndex: diagnostic.ruleIndex, keyPath: diagnostic.keyPath))
         }
-        if valid, let list { warnings += costWarnings(list) }
+        if valid, let list { warnings += costWarnings(list) + everythingWarnings(list) }
         let located = warnings.map { warning -> LintWarning in
             var located = warning
             if let rule = warning.ruleIndex, let offset = map.byteOffset(rule: rule, keyPath: warning.keyPath) {

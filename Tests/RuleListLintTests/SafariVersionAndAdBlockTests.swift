@@ -41,6 +41,46 @@ import Testing
     }
 }
 
+/// `matches-everything` on both sides, and what the reference matcher does with what it reports: a
+/// url-filter that can match an empty string fires on any URL, an `unless-` value matching every URL
+/// stops the rule on every page.
+@Suite struct MatchesEverythingTests {
+    static func codes(_ trigger: String) -> [LintCode] {
+        let json = #"[{"trigger":{\#(trigger)},"action":{"type":"block"}}]"#
+        return RuleListLint.lint(json: Array(json.utf8)).warnings.map(\.code).filter { $0 != .noIndexLiteral }
+    }
+
+    @Test func reportedAndNearPatterns() {
+        for pattern in ["(banner)?", "a?", "^$", "(ads)*"] {
+            #expect(Self.codes(#""url-filter":"\#(pattern)""#) == [.matchesEverything], "\(pattern)")
+            #expect(
+                Self.codes(#""url-filter":"track","if-top-url":["\#(pattern)"]"#) == [.matchesEverything], "\(pattern)")
+        }
+        for pattern in [".*", "^.*", "^.*$", "banner", "(banner)+"] {
+            #expect(Self.codes(#""url-filter":"\#(pattern)""#).isEmpty, "\(pattern)")
+        }
+        #expect(Self.codes(#""url-filter":"track","if-top-url":[".*"]"#).isEmpty)
+        #expect(Self.codes(#""url-filter":"track","unless-top-url":[".*"]"#) == [.neverFires])
+        #expect(Self.codes(#""url-filter":"track","unless-frame-url":["x?"]"#) == [.neverFires])
+        #expect(Self.codes(#""url-filter":"track","unless-top-url":["tracker-free"]"#).isEmpty)
+    }
+
+    static func blocks(_ trigger: String, _ url: String) throws -> Bool {
+        let json = #"[{"trigger":{\#(trigger)},"action":{"type":"block"}}]"#
+        let list = try #require(TestLists.compile(json).list)
+        let blocker = ContentBlocker(lists: [list], engine: .reference)
+        let load = try #require(TestLists.script(url, top: "https://site.test/"))
+        return blocker.results(for: load).blockedLoad
+    }
+
+    @Test func theMatcherAgrees() throws {
+        #expect(try Self.blocks(#""url-filter":"(banner)?""#, "https://cdn.test/app.js"))
+        #expect(try !Self.blocks(#""url-filter":"banner""#, "https://cdn.test/app.js"))
+        #expect(try !Self.blocks(#""url-filter":"app","unless-top-url":[".*"]"#, "https://cdn.test/app.js"))
+        #expect(try Self.blocks(#""url-filter":"app","if-top-url":["x?"]"#, "https://cdn.test/app.js"))
+    }
+}
+
 /// `lint --target`: each fact on its three sides — a release known to lack the feature (does not
 /// support), one between that and the first known to have it (may not support), and one that has
 /// it (nothing). The releases come from each fact's source (``SafariFeature/source``).
