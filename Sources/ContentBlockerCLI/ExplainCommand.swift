@@ -51,6 +51,8 @@ struct ExplainCommand: Command {
         var map: RuleListSourceMap
         var identifiers: [Int: String]
         var actionTypes: [Int: String]
+        /// The rules with a `request-method` (their `if-` condition never holds: spec §4.6).
+        var withRequestMethod: Set<Int>
     }
 
     var paths: [String]
@@ -129,10 +131,11 @@ struct ExplainCommand: Command {
                 if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
                 actionTypes[index] = element.objectValue?.object("action")?.string("type")
             }
+            let withRequestMethod = Set(parsed.rules.filter { $0.rule.trigger.requestMethod != nil }.map(\.index))
             sources.append(
                 Source(
-                    list: list, path: path, map: map, identifiers: identifiers,
-                    actionTypes: actionTypes))
+                    list: list, path: path, map: map, identifiers: identifiers, actionTypes: actionTypes,
+                    withRequestMethod: withRequestMethod))
         }
         let blocker = ContentBlocker(lists: sources.map(\.list))
         if let request {
@@ -152,7 +155,7 @@ struct ExplainCommand: Command {
                     switch BatchMatching.parseSlowly(line) {
                     case .success(let parsed): fields = parsed
                     case .failure(let error):
-                        Console.err("line \(number): \(error.message)")
+                        reportBadLine("line \(number): \(error.message)")
                         failed = true
                         continue
                     }
@@ -161,6 +164,16 @@ struct ExplainCommand: Command {
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// A request line that is no request: on standard error, and with `--json` as an `{"error": …}` line
+    /// on standard output too, as `match --requests` writes it (output line N is input line N's).
+    func reportBadLine(_ message: String) {
+        Console.err(message)
+        guard json else { return }
+        var writer = JSONWriter()
+        BatchMatching.writeError(message, into: &writer)
+        Console.out(String(decoding: writer.bytes, as: UTF8.self))
     }
 
     /// Explains one request; false when it is not a valid request.
@@ -172,13 +185,23 @@ struct ExplainCommand: Command {
         do {
             (load, headers) = try BatchMatching.load(from: fields)
         } catch {
-            Console.err(prefix + error.message)
+            reportBadLine(prefix + error.message)
             return false
+        }
+        for warning in BatchMatching.warnings(for: fields) {
+            Console.err("content-blocker explain: \(prefix)warning: \(warning)")
         }
         let results = blocker.results(for: load, requestHeaders: headers)
         var writer = JSONWriter()
         if json {
             writer.openObject()
+            if let idText = fields.idText {
+                writer.key("id")
+                writer.raw(idText)
+            } else if let idValue = fields.idValue {
+                writer.key("id")
+                writer.value(idValue)
+            }
             writer.key("request")
             writer.string(load.url.serialization)
             writer.key("checks")
@@ -231,15 +254,7 @@ struct ExplainCommand: Command {
         }
         for source in sources {
             let traces = source.list.explain(load)
-            // An ignore-previous-rules that fires cancels the rules fired before it.
-            var cancelledBy: [Int: Int] = [:]
-            var firedSoFar: [Int] = []
-            for trace in traces where trace.fired {
-                if source.actionTypes[trace.rule] == "ignore-previous-rules" {
-                    for rule in firedSoFar where cancelledBy[rule] == nil { cancelledBy[rule] = trace.rule }
-                }
-                firedSoFar.append(trace.rule)
-            }
+            let ignores = Self.ignoreEffects(firedRules: traces.filter(\.fired).map(\.rule), source: source)
             let listed = traces.filter { all || !$0.matchesEveryURL }
             let everyURL = traces.filter(\.matchesEveryURL)
             if json {
@@ -257,7 +272,9 @@ struct ExplainCommand: Command {
                     source.map.position(ofByte: $0)
                 }
                 let text = RuleListParser.shortened(source.map.ruleText(rule: trace.rule) ?? "")
-                let stop = trace.stoppedBy.map { Self.describe($0, load: load) }
+                let stop = trace.stoppedBy.map {
+                    Self.describe($0, load: load, hasRequestMethod: source.withRequestMethod.contains(trace.rule))
+                }
                 let action = source.actionTypes[trace.rule] ?? "?"
                 if json {
                     writer.element()
@@ -282,17 +299,24 @@ struct ExplainCommand: Command {
                         writer.key("stoppedBy")
                         writer.string(stop)
                     }
-                    if let by = cancelledBy[trace.rule] {
+                    if let by = ignores.cancelledBy[trace.rule] {
                         writer.key("cancelledBy")
-                        writer.int(by)
+                        writer.int(by.rule)
+                    }
+                    if let ignore = ignores.firedAfter[trace.rule] {
+                        writer.key("afterIgnorePreviousRules")
+                        writer.int(ignore)
                     }
                     writer.closeObject()
                 } else {
                     let name = source.identifiers[trace.rule].map { " \"\($0)\"" } ?? ""
                     let at = position.map { " at \(source.path):\($0.line):\($0.column)" } ?? ""
                     var outcome = trace.fired ? "fired (\(action))" : "stopped by \(stop ?? "?")"
-                    if let by = cancelledBy[trace.rule] {
-                        outcome += ", cancelled by rule \(by)'s ignore-previous-rules"
+                    if let by = ignores.cancelledBy[trace.rule] {
+                        outcome += ", cancelled by rule \(by.rule)'s \(by.type)"
+                    } else if let ignore = ignores.firedAfter[trace.rule] {
+                        outcome +=
+                            ", not cancelled by rule \(ignore)'s ignore-previous-rules (it cancels only the rules before it)"
                     }
                     Console.out("    rule \(trace.rule)\(name)\(at): \(outcome)\n      \(text)")
                 }
@@ -327,9 +351,45 @@ struct ExplainCommand: Command {
         }
     }
 
+    /// What the fired ignore rules of a list do to its other fired rules (spec §4.7, rule by rule):
+    /// the first `ignore-following-rules` cancels the fired rules after it (an `ignore-previous-rules`
+    /// among them too); before it, each `ignore-previous-rules` cancels the fired rules before it. A
+    /// fired rule after the last applied `ignore-previous-rules` is listed in `firedAfter`: the
+    /// exception does not reach it. Rules sharing an action slot across an ignore rule (spec §4.8) are
+    /// not told apart: the result line is WebKit's answer.
+    static func ignoreEffects(firedRules: [Int], source: Source) -> (
+        cancelledBy: [Int: (rule: Int, type: String)], firedAfter: [Int: Int]
+    ) {
+        var cancelledBy: [Int: (rule: Int, type: String)] = [:]
+        var firedAfter: [Int: Int] = [:]
+        let cut = firedRules.firstIndex { source.actionTypes[$0] == "ignore-following-rules" }
+        if let cut {
+            for rule in firedRules[(cut + 1)...] { cancelledBy[rule] = (firedRules[cut], "ignore-following-rules") }
+        }
+        var lastIgnore: Int?
+        for (position, rule) in firedRules[..<(cut ?? firedRules.count)].enumerated() {
+            if source.actionTypes[rule] == "ignore-previous-rules" {
+                for earlier in firedRules[..<position] where cancelledBy[earlier] == nil {
+                    cancelledBy[earlier] = (rule, "ignore-previous-rules")
+                }
+                firedAfter = [:]
+                lastIgnore = rule
+            } else if let lastIgnore {
+                firedAfter[rule] = lastIgnore
+            }
+        }
+        return (cancelledBy, firedAfter)
+    }
+
     /// A stop in words, with what the load had.
-    static func describe(_ stop: RuleTrace.Stop, load: ResourceLoadInfo) -> String {
-        switch stop {
+    /// With a request-method, an `if-` condition never holds whatever the URL (spec §4.6; an `unless-`
+    /// one never stops the rule).
+    static func describe(_ stop: RuleTrace.Stop, load: ResourceLoadInfo, hasRequestMethod: Bool = false) -> String {
+        if case .condition(let kind) = stop, hasRequestMethod {
+            return
+                "\(kind.rawValue) (with a request-method, WebKit tests it against no method, so it never holds: spec §4.6)"
+        }
+        return switch stop {
         case .resourceType: "resource-type (the load is \(load.resourceType.requestName ?? "?"))"
         case .loadType: "load-type (the load is \(load.loadType.rawValue))"
         case .loadContext: "load-context (the load is in the \(load.loadContext.rawValue))"
