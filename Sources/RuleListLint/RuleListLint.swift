@@ -41,6 +41,8 @@ package enum RuleListLint {
         }
         warnings += duplicateRules(parsed.rules)
         warnings += neverFiring(parsed.rules)
+        // In an invalid list the rules with errors are missing: what comes before an ignore rule is not known.
+        if valid { warnings += ignoresCancellingNothing(parsed.rules) }
         for parsed in parsed.rules {
             guard let problem = adBlockSyntaxProblem(parsed.rule.trigger.urlFilter) else { continue }
             warnings.append(
@@ -250,6 +252,32 @@ package enum RuleListLint {
                 .neverFires,
                 "resource-type is only top-document and load-context only child-frame: a top-level navigation is in the top frame, so the rule never fires",
                 ruleIndex: parsed.index, keyPath: "trigger.load-context")
+        }
+    }
+
+    /// `ignore-previous-rules` rules with only ignore rules before them, and `ignore-following-rules`
+    /// rules with only ignore rules after them: an exception placed on the wrong side of the rules it
+    /// was meant to cancel.
+    static func ignoresCancellingNothing(_ rules: [ParsedRule]) -> [LintWarning] {
+        func isIgnore(_ parsed: ParsedRule) -> Bool {
+            parsed.rule.action == .ignorePreviousRules || parsed.rule.action == .ignoreFollowingRules
+        }
+        let first = rules.firstIndex { !isIgnore($0) } ?? rules.count
+        let last = rules.lastIndex { !isIgnore($0) } ?? -1
+        return rules.enumerated().compactMap { position, parsed in
+            switch parsed.rule.action {
+            case .ignorePreviousRules where position < first:
+                LintWarning(
+                    .cancelsNothing,
+                    "no other rule comes before this ignore-previous-rules: it cancels only the rules before it in its list, so it cancels nothing (put an exception after the rules it cancels)",
+                    ruleIndex: parsed.index, keyPath: "action.type")
+            case .ignoreFollowingRules where position > last:
+                LintWarning(
+                    .cancelsNothing,
+                    "no other rule comes after this ignore-following-rules: it cancels only the rules after it in its list, so it cancels nothing",
+                    ruleIndex: parsed.index, keyPath: "action.type")
+            default: nil
+            }
         }
     }
 

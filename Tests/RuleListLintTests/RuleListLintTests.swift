@@ -132,6 +132,21 @@ import Testing
         #expect(Self.codes([Self.rule(#"{"url-filter":"track","if-domain":["a.test"]}"#)]).isEmpty)
     }
 
+    /// An ignore rule cancels only its list's rules on its side (spec §4.7): at the wrong end it
+    /// cancels nothing; one rule on the right side is enough.
+    @Test func exceptionsOnTheWrongSide() {
+        let block = Self.rule(#"{"url-filter":"track"}"#)
+        let previous = Self.rule(
+            #"{"url-filter":"track","if-domain":["a.test"]}"#, #"{"type":"ignore-previous-rules"}"#)
+        let following = Self.rule(
+            #"{"url-filter":"track","if-domain":["a.test"]}"#, #"{"type":"ignore-following-rules"}"#)
+        #expect(Self.codes([previous, block]) == [.cancelsNothing])
+        #expect(Self.codes([previous, previous, block]).filter { $0 == .cancelsNothing }.count == 2)
+        #expect(Self.codes([block, following]) == [.cancelsNothing])
+        #expect(Self.codes([block, previous]).isEmpty)
+        #expect(Self.codes([following, block]).isEmpty)
+    }
+
     @Test func urlFiltersTheIndexCannotReach() {
         #expect(Self.codes([Self.rule(#"{"url-filter":"a.b"}"#)]) == [.noIndexLiteral])
         #expect(Self.codes([Self.rule(#"{"url-filter":"adserver"}"#)]).isEmpty)
