@@ -11,14 +11,19 @@ struct LintCommand: Command {
         "--json",
         help: """
             Print one JSON object per file on standard output instead of the warnings: {file, valid,
-            diagnostics (as check --json), warnings: [{code, message, rule, key, line, column, source}]}.
+            diagnostics (as check --json), warnings: [{code, message, rule, key, line, column, source}]}; a
+            file that cannot be read has "ioError".
             """)
     static let disableOption = Option<LintCodeList>(
         "--disable", valueName: "CODE,…",
         help: "Do not report these kinds of warning (see WARNINGS).", repeatable: true)
-    static let maxWarningsOption = Option<PositiveInteger>(
-        "--max-warnings", valueName: "N", help: "Print at most N warnings of a file, then how many more there are.",
-        defaultValue: "all")
+    static let maxWarningsOption = Option<Count>(
+        "--max-warnings", valueName: "N",
+        help: """
+            Exit 1 only when a file has more than N warnings, as ESLint's --max-warnings (an invalid list always
+            gives 1). Every warning is printed still.
+            """,
+        defaultValue: "0: any warning")
     static let allFlag = Flag(
         "--all",
         help:
@@ -67,13 +72,15 @@ struct LintCommand: Command {
                 }),
         ],
         exitStatuses: [
-            (0, "every list valid, no warnings"), (1, "a list has warnings or errors"), (2, "usage or I/O error"),
+            (0, "every list valid, none with more warnings than --max-warnings (default: none with a warning)"),
+            (1, "a list is invalid, or has more warnings than --max-warnings"), (2, "usage or I/O error"),
         ])
 
     var lists: [String]
     var json: Bool
     var disabled: Set<LintCode>
-    var maxWarnings: Int?
+    /// More warnings than this in a file give exit status 1.
+    var maxWarnings: Int
     var all: Bool
     var target: SafariVersion?
 
@@ -81,7 +88,7 @@ struct LintCommand: Command {
         lists = arguments[Self.listsArgument]
         json = arguments[Self.jsonFlag]
         disabled = Set(arguments.all(Self.disableOption).flatMap(\.codes))
-        maxWarnings = arguments[Self.maxWarningsOption]?.value
+        maxWarnings = arguments[Self.maxWarningsOption]?.value ?? 0
         all = arguments[Self.allFlag]
         target = arguments[Self.targetOption]?.version
         try RuleListInput.readStandardInputOnce(lists)
@@ -97,12 +104,24 @@ struct LintCommand: Command {
             } catch {
                 unreadable = true
                 Console.err("content-blocker: \(error.message)")
+                if json {
+                    var writer = JSONWriter()
+                    writer.openObject()
+                    writer.key("file")
+                    writer.string(path)
+                    writer.key("valid")
+                    writer.bool(false)
+                    writer.key("ioError")
+                    writer.string(error.message)
+                    writer.closeObject()
+                    Console.out(String(decoding: writer.bytes, as: UTF8.self))
+                }
                 continue
             }
             let report = RuleListLint.lint(json: bytes, target: target)
             let warnings = report.warnings.filter { !disabled.contains($0.code) }
             let errors = report.diagnostics.filter { $0.severity == .error }
-            clean = clean && warnings.isEmpty && errors.isEmpty
+            clean = clean && warnings.count <= maxWarnings && errors.isEmpty
             if json {
                 Console.out(Self.jsonReport(path: path, report: report, warnings: warnings))
                 continue
@@ -114,19 +133,16 @@ struct LintCommand: Command {
         return unreadable ? 2 : clean ? 0 : 1
     }
 
-    /// The warning lines: at most ``maxWarnings``, and unless `--all` the first ``groupLimit`` of each kind.
+    /// The warning lines: unless `--all`, the first ``groupLimit`` of each kind and a count of the rest.
     private func printWarnings(_ warnings: [LintWarning], file: String) {
         var shown: [LintCode: Int] = [:]
-        var printed = 0
         var hidden: [LintCode: Int] = [:]
         for warning in warnings {
-            if let maxWarnings, printed >= maxWarnings { break }
             if !all, shown[warning.code, default: 0] >= Self.groupLimit {
                 hidden[warning.code, default: 0] += 1
                 continue
             }
             shown[warning.code, default: 0] += 1
-            printed += 1
             let position = warning.line.map { ":\($0):\(warning.column ?? 1)" } ?? ""
             let rule = warning.ruleIndex.map { "rule \($0): " } ?? ""
             let key = warning.keyPath.map { "\($0): " } ?? ""
@@ -134,9 +150,6 @@ struct LintCommand: Command {
         }
         for code in LintCode.allCases where hidden[code, default: 0] > 0 {
             Console.err("\(file): warning: \(hidden[code]!) more [\(code.rawValue)] (--all lists them)")
-        }
-        if let maxWarnings, warnings.count > printed + hidden.values.reduce(0, +) {
-            Console.err("\(file): \(warnings.count - printed) more warnings not shown (--max-warnings \(maxWarnings))")
         }
     }
 
