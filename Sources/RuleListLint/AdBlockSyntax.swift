@@ -12,9 +12,9 @@ extension RuleListLint {
             return
                 "`@@` marks an AdBlock exception; in a regular expression it is two `@`, so the rule fires only on URLs containing \"@@\" (an exception is an ignore-previous-rules rule)"
         }
-        if ["##", "#@#", "#?#"].contains(where: { urlFilter.contains($0) }) {
+        if let marker = ["##", "#@#", "#?#"].first(where: { urlFilter.contains($0) }) {
             return
-                "`##` is AdBlock element hiding; in a url-filter it is two `#`, so the rule fires only on URLs containing them (hiding is a css-display-none action with the selector)"
+                "`\(marker)` is AdBlock element hiding; in a url-filter it is those characters, so the rule fires only on URLs containing them (hiding is a css-display-none action with the selector)"
         }
         var escaped = false
         var inClass = false

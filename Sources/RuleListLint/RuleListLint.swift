@@ -132,7 +132,8 @@ package enum RuleListLint {
         }
         // An action type WebKit does not know is an error (check's): its keys are not linted.
         if let action = rule.object("action"), let type = action.string("type"), ActionType(rawValue: type) != nil {
-            unknown(action.keys, known: actionKeys(type), path: "action.", context: "a \(type) action")
+            let article = type.hasPrefix("i") ? "an" : "a"
+            unknown(action.keys, known: actionKeys(type), path: "action.", context: "\(article) \(type) action")
         }
         return warnings
     }
@@ -206,7 +207,16 @@ package enum RuleListLint {
                 conditionCase: trigger.condition.map {
                     $0.kind.testsFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
                 } ?? false, action: rule.action)
-            if let earlier = byKey[key]?.first(where: { admitsEveryLoad(of: trigger, $0.rule.trigger) }) {
+            // A case-insensitive url-filter matches wherever the same case-sensitive one does.
+            var keys = [key]
+            if key.caseSensitive {
+                var insensitive = key
+                insensitive.caseSensitive = false
+                keys.append(insensitive)
+            }
+            if let earlier = keys.lazy.compactMap({ byKey[$0]?.first { admitsEveryLoad(of: trigger, $0.rule.trigger) } }
+            )
+            .first {
                 warnings.append(
                     LintWarning(
                         .shadowedRule,
@@ -218,13 +228,16 @@ package enum RuleListLint {
         return warnings
     }
 
-    /// Whether `earlier`'s flags admit every load `later`'s do (an empty set admits every load).
+    /// Whether `earlier`'s flags admit every load `later`'s do. An empty set admits every load, as does
+    /// one naming every value (`load-type: ["first-party", "third-party"]`).
     static func admitsEveryLoad(of later: Trigger, _ earlier: Trigger) -> Bool {
-        func covers<T: OptionSet>(_ wide: T, _ narrow: T) -> Bool where T.RawValue: FixedWidthInteger {
-            wide.isEmpty || !narrow.isEmpty && narrow.isSubset(of: wide)
+        func covers<T: OptionSet>(_ wide: T, _ narrow: T, all: T) -> Bool where T.RawValue: FixedWidthInteger {
+            let wide = wide.isEmpty ? all : wide
+            return (narrow.isEmpty ? all : narrow).isSubset(of: wide)
         }
-        return covers(earlier.resourceTypes, later.resourceTypes) && covers(earlier.loadTypes, later.loadTypes)
-            && covers(earlier.loadContexts, later.loadContexts)
+        return covers(earlier.resourceTypes, later.resourceTypes, all: .all)
+            && covers(earlier.loadTypes, later.loadTypes, all: [.firstParty, .thirdParty])
+            && covers(earlier.loadContexts, later.loadContexts, all: [.topFrame, .childFrame])
             && (earlier.requestMethod == nil || earlier.requestMethod == later.requestMethod)
     }
 

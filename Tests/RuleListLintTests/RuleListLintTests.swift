@@ -95,6 +95,14 @@ import Testing
         #expect(
             Self.codes([wide, Self.rule(#"{"url-filter":"track"}"#, #"{"type":"ignore-previous-rules"}"#), narrow])
                 .isEmpty)
+        // Naming every value of a flag admits every load, as leaving it out does.
+        let both = Self.rule(#"{"url-filter":"track","load-type":["first-party","third-party"]}"#)
+        #expect(Self.codes([both, Self.rule(#"{"url-filter":"track","resource-type":["image"]}"#)]) == [.shadowedRule])
+        #expect(Self.codes([Self.rule(#"{"url-filter":"track","resource-type":["image"]}"#), both]).isEmpty)
+        // A case-insensitive url-filter matches wherever the case-sensitive one does, not the reverse.
+        let sensitive = Self.rule(#"{"url-filter":"track","url-filter-is-case-sensitive":true}"#)
+        #expect(Self.codes([wide, sensitive]) == [.shadowedRule])
+        #expect(Self.codes([sensitive, wide]).isEmpty)
         // Notifications are sent once per rule: a repeated notify is not redundant.
         let notify = Self.rule(#"{"url-filter":"track"}"#, #"{"type":"notify","notification":"seen"}"#)
         #expect(Self.codes([notify, notify]).isEmpty)

@@ -34,6 +34,12 @@ import Testing
         return blocker.results(for: load).blockedLoad
     }
 
+    @Test func theMarkerFoundIsNamed() {
+        let json = #"[{"trigger":{"url-filter":"tracker#@#div"},"action":{"type":"block"}}]"#
+        let message = RuleListLint.lint(json: Array(json.utf8)).warnings.first { $0.code == .adBlockSyntax }?.message
+        #expect(message?.hasPrefix("`#@#` is AdBlock element hiding") == true)
+    }
+
     @Test func reportedFiltersDoNotFireWhereMeant() throws {
         #expect(try !Self.blocks("@@example\\\\.com/ads", "https://example.com/ads.js"))
         #expect(try !Self.blocks("/banner/*/img", "https://cdn.test/banner/x/img.js"))
