@@ -29,7 +29,7 @@ struct CheckCommand: Command {
         name: "check", abstract: "Validate rule lists; report every error with its rule index and key.",
         discussion: """
             Validates Safari content-blocker rule lists exactly as WebKit does. Every error is reported, one
-            line per rule, on standard error as `FILE:LINE:COLUMN: rule N: KEY: message` (LINE and COLUMN,
+            line per rule, on standard error as `FILE:LINE:COLUMN: error: rule N: KEY: message` (LINE and COLUMN,
             from 1, of the value the error is about; COLUMN counts characters); the first error of a file
             is the one WebKit reports (WebKit's message, then our detail in parentheses), the others follow
             in file order.

@@ -54,17 +54,29 @@ enum RuleListInput {
         bytes.count >= 4 && bytes[0] == 0x89 && bytes[1] == 0x43 && bytes[2] == 0x42 && bytes[3] == 0x52
     }
 
-    /// Prints `FILE: rule N: KEY: message` for each diagnostic (errors and warnings) on standard error.
-    /// Prints `diagnostics` on standard error, one a line: `FILE:LINE:COLUMN: rule N: KEY: message
-    /// (detail)` (the position when known), at most `limit` of them and then how many were left out.
+    /// Prints `diagnostics` on standard error, one a line (``line(_:file:)``), at most `limit` of them
+    /// and then how many were left out.
     static func report(_ diagnostics: [RuleListDiagnostic], file: String, limit: Int? = nil) {
         for diagnostic in diagnostics.prefix(limit ?? diagnostics.count) {
-            let position = diagnostic.line.map { ":\($0):\(diagnostic.column ?? 1)" } ?? ""
-            Console.err("\(file)\(position): \(diagnostic)")
+            Console.err(line(diagnostic, file: file))
         }
         if let limit, diagnostics.count > limit {
             Console.err("\(file): \(diagnostics.count - limit) more not shown (--max-errors \(limit))")
         }
+    }
+
+    /// `FILE:LINE:COLUMN: error: rule N: KEY: message (detail)` (`warning:` for a warning; without a
+    /// rule, `byte N` in its place): the form compilers print, which `lint`'s warnings share.
+    static func line(_ diagnostic: RuleListDiagnostic, file: String) -> String {
+        let position = diagnostic.line.map { ":\($0):\(diagnostic.column ?? 1)" } ?? ""
+        var parts = [diagnostic.severity == .warning ? "warning" : "error"]
+        if let rule = diagnostic.ruleIndex { parts.append("rule \(rule)") }
+        if let keyPath = diagnostic.keyPath { parts.append(keyPath) }
+        if let byte = diagnostic.byteOffset, diagnostic.ruleIndex == nil { parts.append("byte \(byte)") }
+        var text = diagnostic.error?.message ?? diagnostic.detail ?? ""
+        if diagnostic.error != nil, let detail = diagnostic.detail { text += " (\(detail))" }
+        parts.append(text)
+        return "\(file)\(position): " + parts.joined(separator: ": ")
     }
 
     /// Loads a list for matching: reads a binary rule list into memory (a `match --requests` process

@@ -103,12 +103,12 @@ import Testing
         #expect(lines.count == 3)
         #expect(
             lines.first
-                == "\(path):3:44: rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
+                == "\(path):3:44: error: rule 2: trigger.if-domain[0]: Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
         )
         #expect(
             lines.dropFirst().first?.hasPrefix(
-                "\(path):2:27: rule 1: trigger.url-filter: Invalid or unsupported regular expression.") == true)
-        #expect(lines.last?.hasPrefix("\(path):4:49: rule 3: action.type: Invalid action type.") == true)
+                "\(path):2:27: error: rule 1: trigger.url-filter: Invalid or unsupported regular expression.") == true)
+        #expect(lines.last?.hasPrefix("\(path):4:49: error: rule 3: action.type: Invalid action type.") == true)
         #expect(run.stdout == "\(path): invalid (3 errors)\n")
     }
 

@@ -31,7 +31,7 @@ class Diagnostic:
                    obj.get("detail"), obj.get("byteOffset"))
 
     def __str__(self) -> str:
-        """``rule N: KEY: message (detail)``, as the CLI prints it."""
+        """``rule N: KEY: message (detail)``, as the CLI prints it after ``FILE:LINE:COLUMN: error:``."""
         parts: List[str] = []
         if self.rule is not None:
             parts.append(f"rule {self.rule}")
