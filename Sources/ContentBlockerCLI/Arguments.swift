@@ -93,7 +93,7 @@ struct ParsedArguments {
             guard let option = configuration.options.first(where: { $0.name == name }), !option.accepts(text) else {
                 continue
             }
-            throw UsageError("\(spelling) must be \(option.valueDescription)")
+            throw UsageError("\(spelling) must be \(option.valueDescription), not '\(text)'")
         }
         var remaining = positionals[...]
         let declared = configuration.arguments
