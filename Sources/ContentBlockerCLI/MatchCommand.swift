@@ -130,7 +130,9 @@ struct MatchCommand: Command {
             for line in report { Console.err("content-blocker match: \(line)") }
             return summary.errorLines > 0 ? 1 : 0
         case .single(let fields):
-            for warning in BatchMatching.warnings(for: fields) { Console.err("content-blocker match: warning: \(warning)") }
+            for warning in BatchMatching.warnings(for: fields) {
+                Console.err("content-blocker match: warning: \(warning)")
+            }
             var writer = JSONWriter()
             BatchMatching.writeResponse(
                 to: fields, blocker: blocker, style: style, warningsInResult: false, into: &writer)

@@ -29,7 +29,8 @@ import Testing
         #expect(bogus.status == 0)
         #expect(bogus.stdout == none.stdout)
         #expect(try Self.object(bogus.stdout)["blockedLoad"] as? Bool == false)
-        #expect(bogus.stderr == "content-blocker match: warning: unknown request method 'BOGUS': matched as no method\n")
+        #expect(
+            bogus.stderr == "content-blocker match: warning: unknown request method 'BOGUS': matched as no method\n")
         for method in ["POST", "post", "PoSt"] {
             let run = try CLITests.run(request + ["--method", method])
             #expect(run.stderr.isEmpty, "\(method)")
