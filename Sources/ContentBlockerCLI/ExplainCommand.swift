@@ -14,7 +14,8 @@ struct ExplainCommand: Command {
             keep: explain the JSON it was compiled from; a list in a store keeps it: `store explain ID`).
             """, count: .oneOrMore)
     static let allFlag = Flag(
-        "--all", help: "List the rules whose url-filter matches every URL too (summarized by default).")
+        "--all",
+        help: "List the rules whose url-filter matches every URL that did not fire too (counted by default).")
     static let jsonFlag = Flag(
         "--json",
         help: """
@@ -31,7 +32,7 @@ struct ExplainCommand: Command {
             line:column in the JSON and its text, then fired, or the one field that stopped it (resource-type,
             load-type, load-context, request-method, or the condition and the URL it was tested against).
             An ignore-previous-rules that fired names the fired rules it cancelled. Rules whose url-filter
-            matches every URL are counted unless --all. Then the load's result, as match gives it. A rule
+            matches every URL are listed when they fired, counted otherwise (--all lists them). Then the load's result, as match gives it. A rule
             with `_identifier` is named by it.
             """,
         arguments: [listsArgument],
@@ -212,7 +213,7 @@ struct ExplainCommand: Command {
             )
         }
         for check in results.checks {
-            explainCheck(check, sources: sources, into: &writer)
+            explainCheck(check, requestURL: load.url.serialization, sources: sources, into: &writer)
         }
         // Brief, as match --requests writes results: a list's global stylesheet on every line would
         // make each hundreds of KB.
@@ -236,7 +237,11 @@ struct ExplainCommand: Command {
         return true
     }
 
-    private func explainCheck(_ check: PageLoadResults.Check, sources: [Source], into writer: inout JSONWriter) {
+    /// One check of a load: the URL it tests is named when it is not the request's (a fragment removed,
+    /// an upgrade to https by the first check).
+    private func explainCheck(
+        _ check: PageLoadResults.Check, requestURL: String, sources: [Source], into writer: inout JSONWriter
+    ) {
         let load = check.load
         if json {
             writer.element()
@@ -248,14 +253,17 @@ struct ExplainCommand: Command {
             writer.key("lists")
             writer.openArray()
         } else {
+            let url = load.url.serialization == requestURL ? "" : " of \(load.url.serialization)"
             Console.out(
-                "  check as \(load.resourceType.requestName ?? "?") (\(load.loadType.rawValue), \(load.loadContext.rawValue))"
+                "  check as \(load.resourceType.requestName ?? "?")\(url) (\(load.loadType.rawValue), \(load.loadContext.rawValue))"
             )
         }
         for source in sources {
             let traces = source.list.explain(load)
             let ignores = Self.ignoreEffects(firedRules: traces.filter(\.fired).map(\.rule), source: source)
-            let listed = traces.filter { all || !$0.matchesEveryURL }
+            // Rules matching every URL are many (a list's exceptions by domain): those that fired are
+            // listed, the others counted unless --all.
+            let listed = traces.filter { all || !$0.matchesEveryURL || $0.fired }
             let everyURL = traces.filter(\.matchesEveryURL)
             if json {
                 writer.element()
@@ -340,7 +348,7 @@ struct ExplainCommand: Command {
                 writer.closeObject()
             } else if !all && !everyURL.isEmpty {
                 Console.out(
-                    "    \(everyURL.count) rule\(everyURL.count == 1 ? "" : "s") whose url-filter matches every URL: \(everyURL.count(where: \.fired)) fired (--all lists them)"
+                    "    \(everyURL.count) rule\(everyURL.count == 1 ? "" : "s") whose url-filter matches every URL: \(everyURL.count(where: \.fired)) fired (listed), \(everyURL.count(where: { !$0.fired })) stopped (--all lists them)"
                 )
             }
             if traces.isEmpty && !json { Console.out("    no rule's url-filter matched") }

@@ -25,7 +25,8 @@ import Testing
             let listed = (first["rules"] as? [[String: Any]] ?? []).filter { $0["fired"] as? Bool == true }
                 .compactMap { $0["rule"] as? Int }
             let everyURL = (first["everyURL"] as? [String: Any])?["firedRules"] as? [Int] ?? []
-            let fired = (listed + everyURL).sorted()
+            // Fired rules matching every URL are listed and in everyURL.firedRules.
+            let fired = Set(listed + everyURL).sorted()
             let result = try #require(try JSONSerialization.jsonObject(with: Data(matchLine.utf8)) as? [String: Any])
             let lists = try #require(result["lists"] as? [[String: Any]])
             let matchFired = lists.first?["firedRules"] as? [Int] ?? []
