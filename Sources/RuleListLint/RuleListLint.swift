@@ -125,7 +125,7 @@ package enum RuleListLint {
                     guard let text = domain.stringValue, let reason = domainProblem(text) else { continue }
                     warnings.append(
                         LintWarning(
-                            .domainNeverMatches, "\"\(text)\" never matches a host: \(reason)", ruleIndex: index,
+                            .domainNeverMatches, "\"\(text)\" \(reason)", ruleIndex: index,
                             keyPath: "trigger.\(kind.rawValue)[\(position)]"))
                 }
             }
@@ -138,23 +138,31 @@ package enum RuleListLint {
         return warnings
     }
 
-    /// Why an `if-domain` / `unless-domain` entry can match no host, or nil. WebKit makes the entry a
-    /// pattern `scheme://` + (`([^/]*\.)*` for a leading `*`) + the entry + `[:/]` (spec §1.4), so
-    /// the entry must spell the end of a host.
+    /// What is wrong with an `if-domain` / `unless-domain` entry that matches no host (or, `*` alone
+    /// and a final dot, hardly any), after the quoted entry; nil when it can match a host. WebKit makes
+    /// the entry a pattern `scheme://` + (`([^/]*\.)*` for a leading `*`) + the entry + `[:/]` (spec
+    /// §1.4), so the entry must spell the end of a host.
     static func domainProblem(_ domain: String) -> String? {
         let body = domain.hasPrefix("*") ? domain.dropFirst() : Substring(domain)
         if domain.hasPrefix("*.") {
             return
-                "WebKit's `*` is a prefix marker, not a glob: \"*\(domain.dropFirst(2))\" means the domain and its subdomains (\"\(domain)\" asks for a host with an empty label)"
+                "never matches a host: WebKit's `*` is a prefix marker, not a glob: \"*\(domain.dropFirst(2))\" means the domain and its subdomains (\"\(domain)\" asks for a host with an empty label)"
         }
         if body.hasPrefix("~") {
-            return "`~` is AdBlock syntax for an exception; use unless-domain"
+            return "never matches a host: `~` is AdBlock syntax for an exception; use unless-domain"
         }
-        if body.isEmpty || body.hasPrefix(".") || body.hasSuffix(".") && body.count > 1 || body.contains("..") {
-            return "a host has no empty label"
+        if body.isEmpty {
+            return
+                "is not every domain: `*` alone matches only URLs without a host (file:); leave the condition out to match every domain"
+        }
+        if body.hasPrefix(".") || body.contains("..") {
+            return "never matches a host: a host has no empty label"
+        }
+        if body.hasSuffix(".") {
+            return "matches only a host spelt with a final dot, which URLs seldom have"
         }
         if let bad = body.first(where: { "/:?#@ *$".contains($0) }) {
-            return "a host has no `\(bad)` (give the domain alone)"
+            return "never matches a host: a host has no `\(bad)` (give the domain alone)"
         }
         return nil
     }

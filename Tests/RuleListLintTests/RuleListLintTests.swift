@@ -55,7 +55,7 @@ import Testing
 
     @Test(arguments: [
         "*.example.com", "~example.com", "example.com/ads", "example.com:8080", ".example.com", "example..com",
-        "example.com$third-party",
+        "example.com$third-party", "*", "www.example.com.",
     ])
     func domainsNoHostMatches(domain: String) {
         #expect(Self.codes([Self.rule(#"{"url-filter":"track","if-domain":["\#(domain)"]}"#)]) == [.domainNeverMatches])
@@ -210,7 +210,9 @@ import Testing
     }
 
     @Test func reportedEntriesMatchNothing() throws {
-        for domain in ["*.example.com", "~example.com", "example.com/ads", ".example.com", "example.com$"] {
+        for domain in [
+            "*.example.com", "~example.com", "example.com/ads", ".example.com", "example.com$", "*", "example.com.",
+        ] {
             #expect(try Self.blocked(domain) == [false, false, false], "\(domain)")
         }
         #expect(try Self.blocked("*example.com") == [true, true, true])
