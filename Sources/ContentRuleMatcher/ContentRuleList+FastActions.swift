@@ -33,13 +33,10 @@ extension ContentRuleList {
         guard url.withUTF8({ ResourceLoadInfo.isEvaluated(serialization: $0) }) else {
             return ContentRuleListActions(notEvaluated: identifier)
         }
-        var top = load.mainDocumentURL?.serialization ?? ""
+        let top = load.mainDocumentURL?.serialization ?? ""
         var frame = load.frameURL?.serialization ?? ""
         let flags = LoadFlags(load)
-        let entry = topURLCache.entry(
-            top: top, flags: flags,
-            conditions: { top.withUTF8 { TopURLConditions(list: self, top: $0, scratch: scratch) } },
-            make: { TopURLEntry(list: self, conditions: $0, flags: flags) })
+        let entry = topURLEntry(top: top, flags: flags, scratch: scratch)
         // The thread's work arrays (with the capacity earlier requests gave them), put back after; this
         // request's elements are those after the ones they hold.
         var (candidates, fired) = scratch.takeWorkArrays()
@@ -82,26 +79,16 @@ extension ContentRuleList {
         candidates.reserveCapacity(
             firstCandidate + alwaysChecked.count + entry.domainCandidates.count + 64)
         for rule in alwaysChecked { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-        let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
-        rules.collectHostCandidates(
-            lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
-            into: &candidates)
+        let repeated = collectIndexedCandidates(lowered, into: &candidates)
         for rule in entry.domainCandidates { candidates.append(UInt64(UInt32(bitPattern: rule)) << 32) }
-        /// A gram met once: the byte its literal has beside it must be there too; a candidate
-        /// without it is dropped before any of its records is read.
-        @inline(__always) func dropped(_ value: UInt64, gramAt at: Int) -> Bool {
-            at >= 0 && repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(at)) == 0
-                && !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: at)
-        }
         if candidates.count - firstCandidate >= Self.touchFrom {
-            // Dropped first, so that the read-ahead does not read their records either (a
-            // separate pass costs more than it saves on the requests with few candidates).
+            // Those a neighbour rules out are dropped first, so that the read-ahead does not read
+            // their records either (a separate pass costs more than it saves on the requests with few
+            // candidates).
             var kept = firstCandidate
             for index in firstCandidate..<candidates.count {
                 let value = candidates[index]
-                guard !dropped(value, gramAt: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) &- 1) else {
-                    continue
-                }
+                guard !GramHit(candidate: value, repeated: repeated).rulesOut(value, lowered) else { continue }
                 candidates[kept] = value
                 kept &+= 1
             }
@@ -109,23 +96,58 @@ extension ContentRuleList {
             scratch.sink = rules.touchRecords(of: candidates[firstCandidate...])
         }
         for value in candidates[firstCandidate...] {
-            let gram = GramHit(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1, repeated: repeated)
-            if dropped(value, gramAt: gram.at) { continue }
+            let gram = GramHit(candidate: value, repeated: repeated)
+            if gram.rulesOut(value, lowered) { continue }
             let candidate = Int32(truncatingIfNeeded: IndexHash.candidateRule(value))
             let rule = rules.rule(Int(candidate))
             guard Self.flagsAdmit(rule, flags),
-                patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch)
+                patternMatches(rule.pattern, urlBytes, prefilter: lowered, gram: gram, scratch),
+                failedCondition(of: rule, candidate, frameBytes, entry: entry, scratch) == nil
             else { continue }
-            if let condition = rule.condition {
-                let kind = rules.condition(condition).kind
-                let holds = Self.conditionHolds(kind, method: rule.method) {
-                    kind.testsFrameURL
-                        ? conditionPatternsMatch(condition, frameBytes, scratch)
-                        : SortedRules.contains(entry.conditionMatches, candidate)
-                }
-                guard holds else { continue }
-            }
             fired.append(candidate)
+        }
+    }
+
+    /// The ``TopURLEntry`` of (`top`, `flags`): cached, or made now (with the top URL's
+    /// ``TopURLConditions``, cached or made now too).
+    func topURLEntry(top: String, flags: LoadFlags, scratch: PCRE2Scratch) -> TopURLEntry {
+        topURLCache.entry(
+            top: top, flags: flags,
+            conditions: {
+                var top = top
+                return top.withUTF8 { TopURLConditions(list: self, top: $0, scratch: scratch) }
+            },
+            make: { TopURLEntry(list: self, conditions: $0, flags: flags) })
+    }
+
+    /// Appends the rules the literal index files under a gram of the lower-cased URL and those the
+    /// host index files under a prefix of the URL where its host begins or after its first label
+    /// (``MappedRuleList/collectLiteralCandidates(_:into:)``,
+    /// ``MappedRuleList/collectHostCandidates(_:hostStart:afterFirstLabel:into:)``): every rule filed in
+    /// an index (RULE entry 0) whose url-filter can match the URL, and others that
+    /// ``GramHit/rulesOut(_:_:)`` or the rule's own checks rule out.
+    /// - Returns: the indexed grams that occur more than once in the URL (``GramHit/repeated``).
+    @inline(__always)
+    func collectIndexedCandidates(_ lowered: LoweredURL, into candidates: inout [UInt64]) -> UInt64 {
+        let repeated = rules.collectLiteralCandidates(lowered.bytes, into: &candidates)
+        rules.collectHostCandidates(
+            lowered.bytes, hostStart: lowered.hostStart, afterFirstLabel: lowered.afterFirstLabel,
+            into: &candidates)
+        return repeated
+    }
+
+    /// ``failedCondition(of:someValueMatches:)`` for rule `number` (`rule`), as the fast strategy
+    /// answers it: a frame-URL condition searched in the frame URL, a top-URL condition looked up in
+    /// `entry` (the top URL's ``TopURLEntry/conditionMatches``).
+    @inline(__always)
+    func failedCondition(
+        of rule: RuleRecord, _ number: Int32, _ frameBytes: UnsafeBufferPointer<UInt8>, entry: TopURLEntry,
+        _ scratch: PCRE2Scratch
+    ) -> TriggerCondition.Kind? {
+        failedCondition(of: rule) { condition, kind in
+            kind.testsFrameURL
+                ? conditionPatternsMatch(condition, frameBytes, scratch)
+                : SortedRules.contains(entry.conditionMatches, number)
         }
     }
 }

@@ -29,6 +29,8 @@ public final class ContentRuleList: Sendable {
     let universal: [Int32]
     let topURLRules: [Int32]
     let domainFallbacks: [(rule: Int32, domain: Int)]
+    /// ``rulesOutsideIndexes``, once found.
+    let outsideIndexes = Locked<[UnindexedRule]?>(nil)
     let globalStylesheet: String?
 
     /// Makes a list from a binary rule list already opened.

@@ -144,6 +144,18 @@ extension ContentRuleList {
         return someValueMatches() != kind.isInverted
     }
 
+    /// The kind of `rule`'s condition when it does not hold for the load
+    /// (``conditionHolds(_:method:someValueMatches:)``), or nil when it holds or the rule has none;
+    /// `someValueMatches` answers for the condition (its index and kind) when asked.
+    @inline(__always)
+    func failedCondition(
+        of rule: RuleRecord, someValueMatches: (_ condition: Int, _ kind: TriggerCondition.Kind) -> Bool
+    ) -> TriggerCondition.Kind? {
+        guard let condition = rule.condition else { return nil }
+        let kind = rules.condition(condition).kind
+        return Self.conditionHolds(kind, method: rule.method) { someValueMatches(condition, kind) } ? nil : kind
+    }
+
     /// Whether a rule's flags admit a load: empty sets in the rule mean "all".
     @inline(__always)
     static func flagsAdmit(_ rule: RuleRecord, _ load: LoadFlags) -> Bool {
@@ -378,6 +390,22 @@ struct GramHit {
     var repeated: UInt64
 
     static let none = GramHit(at: -1, repeated: 0)
+}
+
+extension GramHit {
+    /// Where the literal index found candidate `value` (`… | position + 1`; 0, as for candidates from
+    /// elsewhere: unknown).
+    @inline(__always) init(candidate value: UInt64, repeated: UInt64) {
+        self.init(at: Int(truncatingIfNeeded: value & 0xFFFF_FFFF) &- 1, repeated: repeated)
+    }
+
+    /// Whether candidate `value`'s literal is ruled out of the URL: its gram occurs once, without the
+    /// byte the literal has beside it (``IndexHash/neighbourAllows(_:_:gramAt:)``). Such a candidate
+    /// is dropped before any of its records is read.
+    @inline(__always) func rulesOut(_ value: UInt64, _ lowered: LoweredURL) -> Bool {
+        at >= 0 && repeated & IndexHash.gramRepeatBit(lowered.bytes.u32(at)) == 0
+            && !IndexHash.neighbourAllows(value, lowered.bytes, gramAt: at)
+    }
 }
 
 /// What a long lower-cased URL holds, for ruling needles out without searching for them
