@@ -54,6 +54,21 @@ struct ExplainCommand: Command {
         var actionTypes: [Int: String]
         /// The rules with a `request-method` (their `if-` condition never holds: spec §4.6).
         var withRequestMethod: Set<Int>
+        /// Each listed rule's shortened text, made once (a rule with thousands of condition values is
+        /// listed for many loads).
+        let texts = RuleTexts()
+    }
+
+    /// A rule's shortened JSON text by index, made on first use.
+    final class RuleTexts {
+        private var texts: [Int: String] = [:]
+
+        func text(_ rule: Int, map: RuleListSourceMap) -> String {
+            if let text = texts[rule] { return text }
+            let text = RuleListParser.shortened(map.ruleText(rule: rule) ?? "")
+            texts[rule] = text
+            return text
+        }
     }
 
     var paths: [String]
@@ -279,7 +294,7 @@ struct ExplainCommand: Command {
                 let position = source.map.byteOffset(rule: trace.rule, keyPath: nil).map {
                     source.map.position(ofByte: $0)
                 }
-                let text = RuleListParser.shortened(source.map.ruleText(rule: trace.rule) ?? "")
+                let text = source.texts.text(trace.rule, map: source.map)
                 let stop = trace.stoppedBy.map {
                     Self.describe($0, load: load, hasRequestMethod: source.withRequestMethod.contains(trace.rule))
                 }
