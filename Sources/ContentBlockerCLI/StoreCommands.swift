@@ -1,4 +1,5 @@
 import ContentRuleMatcher
+import Foundation
 import RequestBatch
 import RuleListStore
 
@@ -23,7 +24,7 @@ enum Store {
     static let storeOption = Option<String>(
         "--store", valueName: "DIR",
         help: """
-            The store's directory (created when missing). Default: $XDG_DATA_HOME/content-blocker, else
+            The store's directory (created by store compile when missing). Default: $XDG_DATA_HOME/content-blocker, else
             ~/.local/share/content-blocker.
             """)
     static let identifierArgument = Positional(
@@ -35,16 +36,39 @@ enum Store {
         (2, "usage error or I/O error"),
     ]
 
-    /// The store `--store` names, or the default one.
-    static func open(_ arguments: ParsedArguments) throws(RuntimeError) -> ContentRuleListStore {
+    /// The directory `--store` names, or the default one.
+    static func directory(_ arguments: ParsedArguments) throws(RuntimeError) -> String {
         guard let directory = arguments[storeOption] ?? ContentRuleListStore.defaultDirectory else {
             throw RuntimeError("no store directory: set --store, XDG_DATA_HOME or HOME")
         }
+        return directory
+    }
+
+    /// The store `--store` names, or the default one, created when missing (`store compile`).
+    static func open(_ arguments: ParsedArguments) throws(RuntimeError) -> ContentRuleListStore {
+        let directory = try directory(arguments)
         do {
             return try ContentRuleListStore(directory: directory)
         } catch {
             throw RuntimeError(error.description)
         }
+    }
+
+    /// The store `--store` names when its directory exists, else nil: a command that only reads does
+    /// not create a store (a mistyped `--store` would leave an empty directory and answer as if it
+    /// were one).
+    static func existing(_ arguments: ParsedArguments) throws(RuntimeError) -> ContentRuleListStore? {
+        var isDirectory: ObjCBool = false
+        let path = try directory(arguments)
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        return try open(arguments)
+    }
+
+    /// For a command on stored lists when there is no store: the first identifier is not stored.
+    static func noStore(_ arguments: ParsedArguments, identifier: String) -> Int32 {
+        let directory = (try? directory(arguments)) ?? ""
+        Console.err("content-blocker: no content rule list is stored as '\(identifier)' (no store at \(directory))")
+        return 1
     }
 
     /// The configuration of `store NAME ID…`: `base`'s (a command on list files) with the stored
@@ -68,7 +92,9 @@ enum Store {
     static func each<T>(
         _ arguments: ParsedArguments, _ read: (ContentRuleListStore, String) throws(ContentRuleListStoreError) -> T
     ) throws(RuntimeError) -> (values: [T]?, status: Int32) {
-        let store = try open(arguments)
+        guard let store = try existing(arguments) else {
+            return (nil, noStore(arguments, identifier: arguments[StoreMatchCommand.identifiersArgument][0]))
+        }
         var values: [T] = []
         let status = run { () throws(ContentRuleListStoreError) in
             for identifier in arguments[StoreMatchCommand.identifiersArgument] {
@@ -143,9 +169,9 @@ struct StoreListCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) { self.arguments = arguments }
 
     func run() throws -> Int32 {
-        let store = try Store.open(arguments)
+        let store = try Store.existing(arguments)
         return Store.run { () throws(ContentRuleListStoreError) in
-            let identifiers = try store.availableContentRuleListIdentifiers()
+            let identifiers = try store?.availableContentRuleListIdentifiers() ?? []
             guard arguments[Self.jsonFlag] else {
                 for identifier in identifiers { Console.out(identifier) }
                 return
@@ -183,8 +209,8 @@ extension StoreIdentifierCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) { self.init(arguments: arguments) }
 
     func run() throws -> Int32 {
-        let store = try Store.open(arguments)
         let identifier = arguments[Store.identifierArgument][0]
+        guard let store = try Store.existing(arguments) else { return Store.noStore(arguments, identifier: identifier) }
         return Store.run { () throws(ContentRuleListStoreError) in try Self.perform(store, identifier) }
     }
 }

@@ -28,6 +28,26 @@ import Testing
         #expect(try CLITests.run(["store", "source", "x", "--store", store]).stdout == Self.cookies)
     }
 
+    /// Commands that only read do not create a store: a mistyped `--store` is not answered as an empty
+    /// store left behind; `store compile` creates it.
+    @Test func readingDoesNotCreateTheStore() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let store = directory.appendingPathComponent("typo").path
+        #expect(try CLITests.run(["store", "list", "--store", store]).stdout.isEmpty)
+        for command in [
+            ["store", "source", "x"], ["store", "remove", "x"], ["store", "match", "x", "--url", "https://a.test/"],
+            ["store", "explain", "x", "--url", "https://a.test/"],
+        ] {
+            let run = try CLITests.run(command + ["--store", store])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr.contains("no content rule list is stored as 'x' (no store at \(store))"), "\(command)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+        let list = try CLITests.write(Self.block, "list.json", in: directory)
+        #expect(try CLITests.run(["store", "compile", "x", list, "--store", store]).status == 0)
+        #expect(try CLITests.run(["store", "list", "--store", store]).stdout == "x\n")
+    }
+
     /// `store list --json`: one JSON array, which keeps identifiers with a newline or a quote whole (the
     /// plain listing cannot).
     @Test func listAsJSON() throws {
