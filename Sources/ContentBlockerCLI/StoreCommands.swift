@@ -127,17 +127,20 @@ struct StoreCompileCommand: Command {
             An invalid list prints every error (as `check` does), exits 1 and leaves the stored list as it
             was.
             """,
-        arguments: [Store.identifierArgument, listArgument], options: [Store.storeOption.declaration],
+        arguments: [Store.identifierArgument, listArgument],
+        options: [Store.storeOption.declaration, CheckCommand.maxErrorsOption.declaration],
         exitStatuses: Store.exitStatuses)
 
     let arguments: ParsedArguments
     let identifier: String
     let list: String
+    let maxErrors: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         identifier = arguments[Store.identifierArgument][0]
         list = arguments[Self.listArgument][0]
+        maxErrors = arguments[CheckCommand.maxErrorsOption]?.value
     }
 
     func run() throws -> Int32 {
@@ -148,7 +151,9 @@ struct StoreCompileCommand: Command {
                 _ = try store.compileContentRuleList(forIdentifier: identifier, json: json)
                 Console.err("\(identifier): stored in \(store.directory)")
             } catch {
-                if case .compileFailed(_, let diagnostics) = error { RuleListInput.report(diagnostics, file: list) }
+                if case .compileFailed(_, let diagnostics) = error {
+                    RuleListInput.report(diagnostics, file: list, limit: maxErrors)
+                }
                 throw error
             }
         }

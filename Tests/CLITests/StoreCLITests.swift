@@ -43,6 +43,13 @@ import Testing
             #expect(run.stderr.contains("no content rule list is stored as 'x' (no store at \(store))"), "\(command)")
         }
         #expect(!FileManager.default.fileExists(atPath: store))
+        // An invalid list: every error, or the first N with --max-errors; nothing stored.
+        let invalid = try CLITests.write(
+            #"[{"trigger":{"url-filter":"(a"},"action":{"type":"block"}},{"trigger":{"url-filter":"[z-a]"},"action":{"type":"block"}}]"#,
+            "invalid.json", in: directory)
+        let limited = try CLITests.run(["store", "compile", "x", invalid, "--store", store, "--max-errors", "1"])
+        #expect(limited.status == 1)
+        #expect(limited.stderr.contains("1 more not shown (--max-errors 1)"), "\(limited.stderr)")
         let list = try CLITests.write(Self.block, "list.json", in: directory)
         #expect(try CLITests.run(["store", "compile", "x", list, "--store", store]).status == 0)
         #expect(try CLITests.run(["store", "list", "--store", store]).stdout == "x\n")
