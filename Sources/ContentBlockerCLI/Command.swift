@@ -160,18 +160,6 @@ extension String: ArgumentValue {
 }
 
 /// A count of at least 1 (`--jobs`).
-/// A whole number, 0 or more (`lint --max-warnings 0`).
-struct Count: ArgumentValue {
-    var value: Int
-
-    init?(argument: String) {
-        guard let value = Int(argument), value >= 0 else { return nil }
-        self.value = value
-    }
-
-    static var valueDescription: String { "a whole number (0 or more)" }
-}
-
 struct PositiveInteger: ArgumentValue {
     var value: Int
 

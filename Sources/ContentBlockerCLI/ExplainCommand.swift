@@ -20,7 +20,8 @@ struct ExplainCommand: Command {
         "--json",
         help: """
             One JSON object per request: {request, checks: [{resourceType, url, lists: [{list, rules: [{rule,
-            identifier?, line, column, text, action, fired, stoppedBy?, cancelledBy?}], everyURL: {matched,
+            identifier?, line, column, text, action, fired, stoppedBy?, conditionNotApplied?, cancelledBy?,
+            afterIgnorePreviousRules?}], everyURL: {matched,
             fired, firedRules}}]}], result (as match --requests writes it: brief)}.
             """)
 
@@ -31,7 +32,8 @@ struct ExplainCommand: Command {
             it (see match), lists every rule whose url-filter matched the URL, in list order: its index, its
             line:column in the JSON and its text, then fired, or the one field that stopped it (resource-type,
             load-type, load-context, request-method, or the condition and the URL it was tested against).
-            An ignore-previous-rules that fired names the fired rules it cancelled. Rules whose url-filter
+            A fired rule that a fired ignore-previous-rules or ignore-following-rules cancels says which, and
+            one after a fired ignore-previous-rules says it is not cancelled. Rules whose url-filter
             matches every URL are listed when they fired, counted otherwise (--all lists them). Then the load's result, as match gives it. A rule
             with `_identifier` is named by it.
             """,
@@ -52,8 +54,9 @@ struct ExplainCommand: Command {
         var map: RuleListSourceMap
         var identifiers: [Int: String]
         var actionTypes: [Int: String]
-        /// The rules with a `request-method` (their `if-` condition never holds: spec §4.6).
-        var withRequestMethod: Set<Int>
+        /// The rules with a `request-method` (their `if-` condition never holds, their `unless-` one
+        /// never excludes: spec §4.6), with the kind of their condition.
+        var withRequestMethod: [Int: TriggerCondition.Kind?]
         /// Each listed rule's shortened text, made once (a rule with thousands of condition values is
         /// listed for many loads).
         let texts = RuleTexts()
@@ -147,7 +150,10 @@ struct ExplainCommand: Command {
                 if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
                 actionTypes[index] = element.objectValue?.object("action")?.string("type")
             }
-            let withRequestMethod = Set(parsed.rules.filter { $0.rule.trigger.requestMethod != nil }.map(\.index))
+            var withRequestMethod: [Int: TriggerCondition.Kind?] = [:]
+            for parsed in parsed.rules where parsed.rule.trigger.requestMethod != nil {
+                withRequestMethod[parsed.index] = parsed.rule.trigger.condition?.kind
+            }
             sources.append(
                 Source(
                     list: list, path: path, map: map, identifiers: identifiers, actionTypes: actionTypes,
@@ -184,12 +190,28 @@ struct ExplainCommand: Command {
 
     /// A request line that is no request: on standard error, and with `--json` as an `{"error": …}` line
     /// on standard output too, as `match --requests` writes it (output line N is input line N's).
-    func reportBadLine(_ message: String) {
+    /// The request's `id`, when it could be read, comes first, as in `match`'s error lines.
+    func reportBadLine(_ message: String, fields: RequestFields? = nil) {
         Console.err(message)
         guard json else { return }
         var writer = JSONWriter()
-        BatchMatching.writeError(message, into: &writer)
+        writer.openObject()
+        if let fields { Self.writeID(fields, into: &writer) }
+        writer.key("error")
+        writer.string(message)
+        writer.closeObject()
         Console.out(String(decoding: writer.bytes, as: UTF8.self))
+    }
+
+    /// `"id": …` as the request line wrote it, when it has one.
+    static func writeID(_ fields: RequestFields, into writer: inout JSONWriter) {
+        if let idText = fields.idText {
+            writer.key("id")
+            writer.raw(idText)
+        } else if let idValue = fields.idValue {
+            writer.key("id")
+            writer.value(idValue)
+        }
     }
 
     /// Explains one request; false when it is not a valid request.
@@ -201,7 +223,7 @@ struct ExplainCommand: Command {
         do {
             (load, headers) = try BatchMatching.load(from: fields)
         } catch {
-            reportBadLine(prefix + error.message)
+            reportBadLine(prefix + error.message, fields: fields)
             return false
         }
         for warning in BatchMatching.warnings(for: fields) {
@@ -211,13 +233,7 @@ struct ExplainCommand: Command {
         var writer = JSONWriter()
         if json {
             writer.openObject()
-            if let idText = fields.idText {
-                writer.key("id")
-                writer.raw(idText)
-            } else if let idValue = fields.idValue {
-                writer.key("id")
-                writer.value(idValue)
-            }
+            Self.writeID(fields, into: &writer)
             writer.key("request")
             writer.string(load.url.serialization)
             writer.key("checks")
@@ -296,7 +312,7 @@ struct ExplainCommand: Command {
                 }
                 let text = source.texts.text(trace.rule, map: source.map)
                 let stop = trace.stoppedBy.map {
-                    Self.describe($0, load: load, hasRequestMethod: source.withRequestMethod.contains(trace.rule))
+                    Self.describe($0, load: load, hasRequestMethod: source.withRequestMethod[trace.rule] != nil)
                 }
                 let action = source.actionTypes[trace.rule] ?? "?"
                 if json {
@@ -322,6 +338,11 @@ struct ExplainCommand: Command {
                         writer.key("stoppedBy")
                         writer.string(stop)
                     }
+                    if trace.fired, case .some(.some(let kind)) = source.withRequestMethod[trace.rule], kind.isInverted
+                    {
+                        writer.key("conditionNotApplied")
+                        writer.string(kind.rawValue)
+                    }
                     if let by = ignores.cancelledBy[trace.rule] {
                         writer.key("cancelledBy")
                         writer.int(by.rule)
@@ -335,6 +356,11 @@ struct ExplainCommand: Command {
                     let name = source.identifiers[trace.rule].map { " \"\($0)\"" } ?? ""
                     let at = position.map { " at \(source.path):\($0.line):\($0.column)" } ?? ""
                     var outcome = trace.fired ? "fired (\(action))" : "stopped by \(stop ?? "?")"
+                    if trace.fired, case .some(.some(let kind)) = source.withRequestMethod[trace.rule], kind.isInverted
+                    {
+                        outcome +=
+                            ", its \(kind.rawValue) not applied (with a request-method, WebKit tests it against no method: spec §4.6)"
+                    }
                     if let by = ignores.cancelledBy[trace.rule] {
                         outcome += ", cancelled by rule \(by.rule)'s \(by.type)"
                     } else if let ignore = ignores.firedAfter[trace.rule] {

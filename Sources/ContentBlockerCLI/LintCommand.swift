@@ -11,17 +11,17 @@ struct LintCommand: Command {
         "--json",
         help: """
             Print one JSON object per file on standard output instead of the warnings: {file, valid,
-            diagnostics (as check --json), warnings: [{code, message, rule, key, line, column, source}]}; a
-            file that cannot be read has "ioError".
+            diagnostics (as check --json), notChecked (an invalid list: the checks not made), warnings: [{code,
+            message, rule, key, line, column, source}]}; a file that cannot be read has "ioError".
             """)
     static let disableOption = Option<LintCodeList>(
         "--disable", valueName: "CODE,…",
         help: "Do not report these kinds of warning (see WARNINGS).", repeatable: true)
-    static let maxWarningsOption = Option<Count>(
+    static let maxWarningsOption = Option<WarningLimit>(
         "--max-warnings", valueName: "N",
         help: """
-            Exit 1 only when a file has more than N warnings, as ESLint's --max-warnings (an invalid list always
-            gives 1). Every warning is printed still.
+            Exit 1 only when the files have more than N warnings in all, as ESLint's --max-warnings (-1: no
+            limit; an invalid list always gives 1). Every warning is printed still.
             """,
         defaultValue: "0: any warning")
     static let allFlag = Flag(
@@ -72,15 +72,15 @@ struct LintCommand: Command {
                 }),
         ],
         exitStatuses: [
-            (0, "every list valid, none with more warnings than --max-warnings (default: none with a warning)"),
-            (1, "a list is invalid, or has more warnings than --max-warnings"), (2, "usage or I/O error"),
+            (0, "every list valid, and no more warnings in all than --max-warnings (default: no warning)"),
+            (1, "a list is invalid, or the lists have more warnings than --max-warnings"), (2, "usage or I/O error"),
         ])
 
     var lists: [String]
     var json: Bool
     var disabled: Set<LintCode>
-    /// More warnings than this in a file give exit status 1.
-    var maxWarnings: Int
+    /// More warnings than this in all the files give exit status 1; nil: no limit.
+    var maxWarnings: Int?
     var all: Bool
     var target: SafariVersion?
 
@@ -88,14 +88,15 @@ struct LintCommand: Command {
         lists = arguments[Self.listsArgument]
         json = arguments[Self.jsonFlag]
         disabled = Set(arguments.all(Self.disableOption).flatMap(\.codes))
-        maxWarnings = arguments[Self.maxWarningsOption]?.value ?? 0
+        maxWarnings = arguments[Self.maxWarningsOption].map { $0.value < 0 ? nil : $0.value } ?? 0
         all = arguments[Self.allFlag]
         target = arguments[Self.targetOption]?.version
         try RuleListInput.readStandardInputOnce(lists)
     }
 
     func run() throws -> Int32 {
-        var clean = true
+        var valid = true
+        var total = 0
         var unreadable = false
         for path in lists {
             let bytes: [UInt8]
@@ -121,15 +122,18 @@ struct LintCommand: Command {
             let report = RuleListLint.lint(json: bytes, target: target)
             let warnings = report.warnings.filter { !disabled.contains($0.code) }
             let errors = report.diagnostics.filter { $0.severity == .error }
-            clean = clean && warnings.count <= maxWarnings && errors.isEmpty
+            total += warnings.count
+            valid = valid && errors.isEmpty
             if json {
                 Console.out(Self.jsonReport(path: path, report: report, warnings: warnings))
                 continue
             }
             RuleListInput.report(errors, file: path)
             printWarnings(warnings, file: path)
-            Console.out(Self.summary(path: path, errors: errors.count, warnings: warnings))
+            Console.out(
+                Self.summary(path: path, errors: errors.count, warnings: warnings, notChecked: report.notChecked))
         }
+        let clean = valid && maxWarnings.map { total <= $0 } ?? true
         return unreadable ? 2 : clean ? 0 : 1
     }
 
@@ -153,8 +157,9 @@ struct LintCommand: Command {
         }
     }
 
-    /// `FILE: N warnings (code N, …)`, `FILE: no warnings`, or the errors' count.
-    static func summary(path: String, errors: Int, warnings: [LintWarning]) -> String {
+    /// `FILE: N warnings (code N, …)`, after the errors' count for an invalid list, which names the
+    /// checks not made.
+    static func summary(path: String, errors: Int, warnings: [LintWarning], notChecked: [String] = []) -> String {
         var counts: [LintCode: Int] = [:]
         for warning in warnings { counts[warning.code, default: 0] += 1 }
         let kinds = LintCode.allCases.compactMap { code in counts[code].map { "\(code.rawValue) \($0)" } }
@@ -164,6 +169,7 @@ struct LintCommand: Command {
             warnings.isEmpty
             ? "no warnings"
             : "\(warnings.count) warning\(warnings.count == 1 ? "" : "s") (\(kinds.joined(separator: ", ")))"
+        if !notChecked.isEmpty { text += "; not checked on an invalid list: " + notChecked.joined(separator: ", ") }
         return text
     }
 
@@ -181,6 +187,15 @@ struct LintCommand: Command {
             writer.diagnostic(diagnostic)
         }
         writer.closeArray()
+        if !report.notChecked.isEmpty {
+            writer.key("notChecked")
+            writer.openArray()
+            for check in report.notChecked {
+                writer.element()
+                writer.string(check)
+            }
+            writer.closeArray()
+        }
         writer.key("warnings")
         writer.openArray()
         for warning in warnings {
@@ -238,4 +253,16 @@ struct SafariTarget: ArgumentValue {
         guard let version = SafariVersion(argument: argument) else { return nil }
         self.version = version
     }
+}
+
+/// `--max-warnings`' value: a whole number, or -1 for no limit (as ESLint's).
+struct WarningLimit: ArgumentValue {
+    var value: Int
+
+    init?(argument: String) {
+        guard let value = Int(argument), value >= -1 else { return nil }
+        self.value = value
+    }
+
+    static var valueDescription: String { "a whole number, or -1 for no limit" }
 }

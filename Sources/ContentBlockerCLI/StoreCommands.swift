@@ -175,6 +175,9 @@ struct StoreListCommand: Command {
 
     func run() throws -> Int32 {
         let store = try Store.existing(arguments)
+        if store == nil {
+            Console.err("content-blocker: no store at \(try Store.directory(arguments)) (nothing listed)")
+        }
         return Store.run { () throws(ContentRuleListStoreError) in
             let identifiers = try store?.availableContentRuleListIdentifiers() ?? []
             guard arguments[Self.jsonFlag] else {

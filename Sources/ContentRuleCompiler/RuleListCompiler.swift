@@ -147,7 +147,7 @@ public enum RuleListCompiler {
             let host = pattern.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
             if !host.isEmpty {
                 let escaped = host.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "\\.")
-                hint += " (`||\(host)^` is written `^[htpsw]+://([a-z0-9-]+\\.)*\(escaped)[/:?]`)"
+                hint += " (`||\(host)^` is written `^[htpsw]+://([a-z0-9_-]+\\.)*\(escaped)[/:?]`)"
             }
         }
         return hint + "."

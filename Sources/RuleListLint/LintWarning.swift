@@ -45,6 +45,9 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
     /// An `ignore-previous-rules` with no other rule before it, or an `ignore-following-rules` with none
     /// after it: an ignore rule cancels only the rules of its own list on its side, so it does nothing.
     case cancelsNothing = "cancels-nothing"
+    /// An `ignore-previous-rules` with no earlier rule of its url-filter and a later one: the exception
+    /// comes before the rule it was likely meant to cancel.
+    case misplacedException = "misplaced-exception"
     /// A url-filter or condition value that matches every URL without being written `.*`: it can match
     /// an empty string (`(banner)?`, `a?`, `^$`).
     case matchesEverything = "matches-everything"
@@ -84,6 +87,8 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
         case .conditionIgnored: "an unless- condition WebKit ignores because the rule has a request-method"
         case .cancelsNothing:
             "an ignore-previous-rules with no other rule before it (or ignore-following-rules with none after): it cancels nothing"
+        case .misplacedException:
+            "an ignore-previous-rules before the rules of its url-filter (none before it): it does not cancel them"
         case .matchesEverything:
             "a url-filter or if- condition value that matches every URL without being .* (it can match an empty string)"
         case .noIndexLiteral: "a url-filter without a literal the index can use: tested on every load"
@@ -111,6 +116,8 @@ package enum LintCode: String, Sendable, Hashable, CaseIterable {
             "spec §1.4: top-document is a main-frame navigation, whose load context is the top frame; spec §4.6 and WebKitGTK 2.50.6 (Tests/Data/oracle/request_method_conditions.json): request-method with an if- condition never fires; spec §4.6: an unless- condition fires only if no value matches"
         case .cancelsNothing:
             "spec §4.7: ignore-previous-rules discards the list's actions before it, ignore-following-rules those after it"
+        case .misplacedException:
+            "spec §4.7: ignore-previous-rules discards the list's actions before it"
         case .matchesEverything:
             "spec §3.5: a pattern every part of which can be empty matches every URL (URLFilterParser.cpp, MatchesEverything)"
         case .conditionIgnored:

@@ -12,7 +12,15 @@ package enum RuleListLint {
         package var diagnostics: [RuleListDiagnostic]
         /// The lint warnings, in file order.
         package var warnings: [LintWarning]
+        /// The checks that need a valid list (its compiled rules, or every rule in place), not made
+        /// when it is invalid.
+        package var notChecked: [String] = []
     }
+
+    /// What an invalid list is not checked for.
+    static let checksNeedingAValidList = [
+        "matches-everything", "no-index-literal", "cancels-nothing", "never-fires (unless- values matching every URL)",
+    ]
 
     /// Lints the JSON rule list `json`; with `target`, also for that Safari release
     /// (``SafariFeature``).
@@ -20,7 +28,9 @@ package enum RuleListLint {
     package static func lint(json: [UInt8], target: SafariVersion? = nil) -> Report {
         // The text is read once: its JSON value gives the rules to compile and the keys to lint.
         guard case .success(let document) = JSONReader.parse(json), case .array(let elements) = document else {
-            return Report(diagnostics: RuleListCompiler.compile(json: json).diagnostics, warnings: [])
+            return Report(
+                diagnostics: RuleListCompiler.compile(json: json).diagnostics, warnings: [],
+                notChecked: ["every check: the text is not a JSON array"])
         }
         let map = RuleListSourceMap(json: json)
         let parsed = RuleListParser.parse(value: document)
@@ -42,7 +52,7 @@ package enum RuleListLint {
         warnings += duplicateRules(parsed.rules)
         warnings += neverFiring(parsed.rules)
         // In an invalid list the rules with errors are missing: what comes before an ignore rule is not known.
-        if valid { warnings += ignoresCancellingNothing(parsed.rules) }
+        if valid { warnings += ignoresCancellingNothing(parsed.rules) + misplacedExceptions(parsed.rules) }
         for parsed in parsed.rules {
             guard let problem = adBlockSyntaxProblem(parsed.rule.trigger.urlFilter) else { continue }
             warnings.append(
@@ -73,7 +83,7 @@ package enum RuleListLint {
             let right = (b.element.line ?? .max, b.element.column ?? .max, b.offset)
             return left < right
         }.map(\.element)
-        return Report(diagnostics: diagnostics, warnings: ordered)
+        return Report(diagnostics: diagnostics, warnings: ordered, notChecked: valid ? [] : checksNeedingAValidList)
     }
 
     /// The keys each level of a rule may have (spec §1.3–§1.5), by action type for the action.
@@ -153,7 +163,7 @@ package enum RuleListLint {
         }
         if body.isEmpty {
             return
-                "is not every domain: `*` alone matches only URLs without a host (file:); leave the condition out to match every domain"
+                "is not every domain: `*` alone matches only URLs without a host (file:) or with a final dot; leave the condition out to match every domain"
         }
         if body.hasPrefix(".") || body.contains("..") {
             return "never matches a host: a host has no empty label"
@@ -280,9 +290,6 @@ package enum RuleListLint {
     /// rules with only ignore rules after them: an exception placed on the wrong side of the rules it
     /// was meant to cancel.
     static func ignoresCancellingNothing(_ rules: [ParsedRule]) -> [LintWarning] {
-        func isIgnore(_ parsed: ParsedRule) -> Bool {
-            parsed.rule.action == .ignorePreviousRules || parsed.rule.action == .ignoreFollowingRules
-        }
         let first = rules.firstIndex { !isIgnore($0) } ?? rules.count
         let last = rules.lastIndex { !isIgnore($0) } ?? -1
         return rules.enumerated().compactMap { position, parsed in
@@ -300,6 +307,40 @@ package enum RuleListLint {
             default: nil
             }
         }
+    }
+
+    /// `ignore-previous-rules` rules whose url-filter no earlier rule has and a later one does (the
+    /// first such later rule named): the exception is before the rule it was likely meant to cancel.
+    /// An ignore rule that cancels nothing at all is `cancels-nothing`'s.
+    static func misplacedExceptions(_ rules: [ParsedRule]) -> [LintWarning] {
+        var earlier: Set<String> = []
+        var laterRule: [String: Int] = [:]
+        for parsed in rules.reversed() where !isIgnore(parsed) {
+            laterRule[parsed.rule.trigger.urlFilter] = parsed.index
+        }
+        var warnings: [LintWarning] = []
+        var anyBefore = false
+        for parsed in rules {
+            let urlFilter = parsed.rule.trigger.urlFilter
+            if !isIgnore(parsed) {
+                earlier.insert(urlFilter)
+                anyBefore = true
+                continue
+            }
+            guard parsed.rule.action == .ignorePreviousRules, anyBefore, !earlier.contains(urlFilter),
+                let later = laterRule[urlFilter], later > parsed.index
+            else { continue }
+            warnings.append(
+                LintWarning(
+                    .misplacedException,
+                    "no earlier rule has this ignore-previous-rules' url-filter, and rule \(later) after it does: an ignore-previous-rules cancels only the rules before it, so not rule \(later)",
+                    ruleIndex: parsed.index, keyPath: "action.type"))
+        }
+        return warnings
+    }
+
+    static func isIgnore(_ parsed: ParsedRule) -> Bool {
+        parsed.rule.action == .ignorePreviousRules || parsed.rule.action == .ignoreFollowingRules
     }
 
     /// Rules the index cannot reach through a literal: tested on every load.

@@ -10,9 +10,9 @@ package struct SafariVersion: Comparable, Hashable, Sendable, CustomStringConver
     }
 
     /// The oldest and newest releases `--target` accepts: Safari 13 (2019) is the oldest a maintained
-    /// list still ships to; 26 is the newest the facts below cover.
+    /// list still ships to; 26 (and its minor releases) the newest the facts cover.
     package static let oldest = SafariVersion(13)
-    package static let newest = SafariVersion(26)
+    package static let newest = SafariVersion(26, 9)
 
     /// Reads `safari-16.4`, `safari-26`, `16.4` or `26`; nil for anything else, a major that named
     /// no release (19–25) or one outside ``oldest``…``newest``.

@@ -108,10 +108,21 @@ import Testing
                 "rule 4 at \(list):5:2: fired (block-cookies), cancelled by rule 3's ignore-following-rules"))
         // WebKit's answer: the block stays, the block-cookies after the ignore-following-rules goes.
         #expect(run.stdout.contains(#""blockedLoad":true,"blockedCookies":false"#))
+        // An unless- condition with a request-method is not applied (spec §4.6): the rule fires on the
+        // page it names.
+        let unless = try CLITests.write(
+            #"[{"trigger":{"url-filter":"ads","request-method":"get","unless-top-url":["goodsite"]},"action":{"type":"block"}}]"#,
+            "unless.json", in: directory)
+        let notApplied = try CLITests.run([
+            "explain", unless, "--url", "https://cdn.test/ads.js", "--type", "script", "--top-url",
+            "https://goodsite.test/", "--method", "get",
+        ])
+        #expect(notApplied.stdout.contains("fired (block), its unless-top-url not applied (with a request-method"))
     }
 
     /// With `--json --requests`, output line N answers input line N: a bad line is an `{"error": …}`
-    /// line, and a request's `id` is echoed, as `match --requests` does.
+    /// line (with the request's `id` when it could be read), and a request's `id` is echoed, as
+    /// `match --requests` does.
     @Test func batchLinesKeepTheirPlace() throws {
         let directory = try CLITests.temporaryDirectory()
         let list = try CLITests.write(
@@ -125,7 +136,7 @@ import Testing
         #expect(lines.count == 4)
         #expect(lines.first?.hasPrefix(#"{"id":7,"request":"https://cdn.test/ads.js""#) == true)
         #expect(lines.dropFirst().first == #"{"error":"line 2: invalid JSON at byte 0: invalid literal"}"#)
-        #expect(lines.dropFirst(2).first?.hasPrefix(#"{"error":"line 3: url is not a valid URL"#) == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix(#"{"id":"b","error":"line 3: url is not a valid URL"#) == true)
         #expect(lines.last?.hasPrefix(#"{"id":"c","request""#) == true)
     }
 

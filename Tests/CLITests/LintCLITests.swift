@@ -11,8 +11,8 @@ import Testing
          {"trigger":{"url-filter":"tracker","if-domains":["a.test"]},"action":{"type":"block"}}]
         """
 
-    /// `--max-warnings N` as ESLint's: exit 1 only above N warnings in a file (default 0); every warning
-    /// is printed whatever N; an invalid list gives 1 whatever N.
+    /// `--max-warnings N` as ESLint's: exit 1 only above N warnings in all the files (default 0, -1 no
+    /// limit); every warning is printed whatever N; an invalid list gives 1 whatever N.
     @Test func maxWarningsIsAThreshold() throws {
         let directory = try CLITests.temporaryDirectory()
         let list = try CLITests.write(Self.threeWarnings, "list.json", in: directory)
@@ -28,9 +28,17 @@ import Testing
             #expect(run.stdout.contains("3 warnings"), "\(arguments)")
         }
         #expect(try CLITests.run(["lint", invalid, "--max-warnings", "50"]).status == 1)
-        let negative = try CLITests.run(["lint", list, "--max-warnings", "-1"])
+        // -1: no limit; the count is over all the files, as ESLint counts.
+        #expect(try CLITests.run(["lint", list, "--max-warnings", "-1"]).status == 0)
+        #expect(try CLITests.run(["lint", list, list, "--max-warnings", "5"]).status == 1)
+        #expect(try CLITests.run(["lint", list, list, "--max-warnings", "6"]).status == 0)
+        let negative = try CLITests.run(["lint", list, "--max-warnings", "-2"])
         #expect(negative.status == 2)
-        #expect(negative.stderr.contains("a whole number (0 or more)"))
+        #expect(negative.stderr.contains("a whole number, or -1 for no limit"))
+        // An invalid list names the checks it was not given.
+        let invalidRun = try CLITests.run(["lint", invalid])
+        #expect(
+            invalidRun.stdout.contains("not checked on an invalid list: matches-everything"), "\(invalidRun.stdout)")
     }
 
     /// A file that cannot be read is an `ioError` object with `--json` (as `check --json` writes it),

@@ -136,7 +136,7 @@ import Testing
 
     @Test func adBlockSyntaxGetsAHintANearRegexDoesNot() {
         #expect(
-            RuleListCompiler.adBlockHint("||example.com^")?.contains(#"^[htpsw]+://([a-z0-9-]+\.)*example\.com[/:?]"#)
+            RuleListCompiler.adBlockHint("||example.com^")?.contains(#"^[htpsw]+://([a-z0-9_-]+\.)*example\.com[/:?]"#)
                 == true)
         #expect(RuleListCompiler.adBlockHint("|https://ads.") != nil)
         #expect(RuleListCompiler.adBlockHint("ads$third-party") != nil)

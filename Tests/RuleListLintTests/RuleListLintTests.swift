@@ -155,6 +155,19 @@ import Testing
         #expect(Self.codes([following, block]).isEmpty)
     }
 
+    /// An exception before the rule of its url-filter it was meant to cancel, with some other rule
+    /// before it (so it is not `cancels-nothing`); after that rule, or with one before it too: none.
+    @Test func exceptionsBeforeTheirRule() {
+        let other = Self.rule(#"{"url-filter":"banner"}"#)
+        let block = Self.rule(#"{"url-filter":"track"}"#)
+        let exception = Self.rule(
+            #"{"url-filter":"track","if-domain":["a.test"]}"#, #"{"type":"ignore-previous-rules"}"#)
+        #expect(Self.codes([other, exception, block]) == [.misplacedException])
+        #expect(Self.codes([other, block, exception]).isEmpty)
+        #expect(Self.codes([block, exception, block]).filter { $0 == .misplacedException }.isEmpty)
+        #expect(Self.codes([other, exception]).isEmpty)
+    }
+
     @Test func urlFiltersTheIndexCannotReach() {
         #expect(Self.codes([Self.rule(#"{"url-filter":"a.b"}"#)]) == [.noIndexLiteral])
         #expect(Self.codes([Self.rule(#"{"url-filter":"adserver"}"#)]).isEmpty)
