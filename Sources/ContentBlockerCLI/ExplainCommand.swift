@@ -196,23 +196,13 @@ struct ExplainCommand: Command {
         guard json else { return }
         var writer = JSONWriter()
         writer.openObject()
-        if let fields { Self.writeID(fields, into: &writer) }
+        if let fields { BatchMatching.writeID(of: fields, into: &writer) }
         writer.key("error")
         writer.string(message)
         writer.closeObject()
         Console.out(String(decoding: writer.bytes, as: UTF8.self))
     }
 
-    /// `"id": …` as the request line wrote it, when it has one.
-    static func writeID(_ fields: RequestFields, into writer: inout JSONWriter) {
-        if let idText = fields.idText {
-            writer.key("id")
-            writer.raw(idText)
-        } else if let idValue = fields.idValue {
-            writer.key("id")
-            writer.value(idValue)
-        }
-    }
 
     /// Explains one request; false when it is not a valid request.
     @discardableResult
@@ -233,7 +223,7 @@ struct ExplainCommand: Command {
         var writer = JSONWriter()
         if json {
             writer.openObject()
-            Self.writeID(fields, into: &writer)
+            BatchMatching.writeID(of: fields, into: &writer)
             writer.key("request")
             writer.string(load.url.serialization)
             writer.key("checks")

@@ -133,6 +133,17 @@ extension BatchMatching {
         return (load, headers)
     }
 
+    /// `"id": …` as the request line wrote it (a number keeps every digit), when it has one.
+    package static func writeID(of fields: RequestFields, into writer: inout JSONWriter) {
+        if let idText = fields.idText {
+            writer.key("id")
+            writer.raw(idText)
+        } else if let idValue = fields.idValue {
+            writer.key("id")
+            writer.value(idValue)
+        }
+    }
+
     /// Writes the result object of one request (see the help's RESULT), or `{"error": …}` with
     /// `errorPrefix` before the message; either has the request's warnings in `"warnings"` when
     /// `warningsInResult` and there are some. Returns the error's message (without `errorPrefix`), if any.
@@ -144,15 +155,7 @@ extension BatchMatching {
     ) -> String? {
         writer.openObject()
         let selected = style.fields
-        if selected.contains(.id) {
-            if let idText = fields.idText {
-                writer.key("id")
-                writer.raw(idText)
-            } else if let idValue = fields.idValue {
-                writer.key("id")
-                writer.value(idValue)
-            }
-        }
+        if selected.contains(.id) { writeID(of: fields, into: &writer) }
         var failed: String?
         do {
             let (load, headers) = try load(from: fields)
