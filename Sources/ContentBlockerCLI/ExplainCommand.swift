@@ -203,7 +203,6 @@ struct ExplainCommand: Command {
         Console.out(String(decoding: writer.bytes, as: UTF8.self))
     }
 
-
     /// Explains one request; false when it is not a valid request.
     @discardableResult
     func explain(_ fields: RequestFields, sources: [Source], blocker: ContentBlocker, number: Int?) -> Bool {
