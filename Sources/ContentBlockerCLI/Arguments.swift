@@ -168,7 +168,9 @@ struct ParsedArguments {
             return message
                 + ". A short option's value follows a space: '\(short) \(name[name.index(after: equals)...])'"
         }
-        if let suggestion = nearest(name, in: known) { message += ". Did you mean '\(suggestion)'?" }
+        // A long option is compared with long ones, a short with short ones (`--id` is not near `-h`).
+        let sameForm = known.filter { $0.hasPrefix("--") == name.hasPrefix("--") }
+        if let suggestion = nearest(name, in: sameForm) { message += ". Did you mean '\(suggestion)'?" }
         return message
     }
 

@@ -65,6 +65,7 @@ import Testing
         #expect(shortEquals.status == 2)
         #expect(shortEquals.stderr.contains("A short option's value follows a space: '-o out.cbrl'"))
         #expect(try !Self.run(["compile", "x.json", "-x=1"]).stderr.contains("short option"))
+        #expect(try !Self.run(["store", "compile", "a", "x.json", "--id"]).stderr.contains("Did you mean '-h'"))
         // What only a batch reads is refused with a single request.
         for (flag, value) in [("--jobs", "2"), ("--strict", nil), ("--input-format", "har")] {
             let single = try Self.run(
