@@ -30,7 +30,7 @@ package enum RuleListLint {
         guard case .success(let document) = JSONReader.parse(json), case .array(let elements) = document else {
             return Report(
                 diagnostics: RuleListCompiler.compile(json: json).diagnostics, warnings: [],
-                notChecked: ["every check: the text is not a JSON array"])
+                notChecked: ["every check (the text is not a JSON array)"])
         }
         let map = RuleListSourceMap(json: json)
         let parsed = RuleListParser.parse(value: document)

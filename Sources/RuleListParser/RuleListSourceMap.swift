@@ -99,9 +99,13 @@ package struct RuleListSourceMap: Sendable {
     package func locate(_ diagnostics: [RuleListDiagnostic]) -> [RuleListDiagnostic] {
         diagnostics.map { diagnostic in
             var located = diagnostic
+            // A rule's diagnostic is placed at its value; one about the document (its top level not
+            // an array) at the document's first character.
             let offset =
                 diagnostic.byteOffset
                 ?? diagnostic.ruleIndex.flatMap { byteOffset(rule: $0, keyPath: diagnostic.keyPath) }
+                ?? (diagnostic.error == .jsonTopLevelStructureNotAnArray
+                    ? bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } : nil)
             if let offset {
                 (located.line, located.column) = position(ofByte: offset)
             }

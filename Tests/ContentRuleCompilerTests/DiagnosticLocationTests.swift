@@ -66,6 +66,13 @@ import Testing
         #expect(diagnostics[0].column == Self.position(of: #""imag""#, in: text).1)
     }
 
+    /// A document that is not an array is placed at its first character.
+    @Test func aTopLevelThatIsNotAnArrayPointsAtTheDocument() {
+        let diagnostic = RuleListCompiler.compile(json: Array("\n  {}".utf8)).diagnostics.first
+        #expect(diagnostic?.error == .jsonTopLevelStructureNotAnArray)
+        #expect(diagnostic?.line == 2 && diagnostic?.column == 3)
+    }
+
     @Test func aMissingKeyPointsAtItsObjectAndSyntaxErrorsAtTheirByte() {
         let text = "[\n  {\"trigger\": {\"url-filter\": \"a\"},\n   \"action\": {\"kind\": \"block\"}}\n]"
         let diagnostic = RuleListCompiler.compile(json: Array(text.utf8)).diagnostics.first
