@@ -214,7 +214,7 @@ extension MatchCommand {
         exitStatuses: [
             (0, "done; with --requests, every request line was a request"),
             (1, "with --requests, some request lines had errors (each answered with its error), or --strict stopped"),
-            (2, "usage error (including a bad --url, --type, … value), a rule list that is invalid or unreadable"),
+            (2, "usage error (including a bad --url, --type, … value), an invalid rule list, or an I/O error"),
         ])
 }
 
