@@ -54,9 +54,9 @@ struct ExplainCommand: Command {
         var map: RuleListSourceMap
         var identifiers: [Int: String]
         var actionTypes: [Int: String]
-        /// The rules with a `request-method` (their `if-` condition never holds, their `unless-` one
-        /// never excludes: spec §4.6), with the kind of their condition.
-        var withRequestMethod: [Int: TriggerCondition.Kind?]
+        /// The kind of condition of each rule that has one and a `request-method` (an `if-` condition
+        /// then never holds, an `unless-` one never excludes: spec §4.6).
+        var conditionWithMethod: [Int: TriggerCondition.Kind]
         /// Each listed rule's shortened text, made once (a rule with thousands of condition values is
         /// listed for many loads).
         let texts = RuleTexts()
@@ -150,14 +150,14 @@ struct ExplainCommand: Command {
                 if let name = element.objectValue?.string("_identifier") { identifiers[index] = name }
                 actionTypes[index] = element.objectValue?.object("action")?.string("type")
             }
-            var withRequestMethod: [Int: TriggerCondition.Kind?] = [:]
+            var conditionWithMethod: [Int: TriggerCondition.Kind] = [:]
             for parsed in parsed.rules where parsed.rule.trigger.requestMethod != nil {
-                withRequestMethod[parsed.index] = parsed.rule.trigger.condition?.kind
+                conditionWithMethod[parsed.index] = parsed.rule.trigger.condition?.kind
             }
             sources.append(
                 Source(
                     list: list, path: path, map: map, identifiers: identifiers, actionTypes: actionTypes,
-                    withRequestMethod: withRequestMethod))
+                    conditionWithMethod: conditionWithMethod))
         }
         let blocker = ContentBlocker(lists: sources.map(\.list))
         if let request {
@@ -301,7 +301,7 @@ struct ExplainCommand: Command {
                 }
                 let text = source.texts.text(trace.rule, map: source.map)
                 let stop = trace.stoppedBy.map {
-                    Self.describe($0, load: load, hasRequestMethod: source.withRequestMethod[trace.rule] != nil)
+                    Self.describe($0, load: load, hasRequestMethod: source.conditionWithMethod[trace.rule] != nil)
                 }
                 let action = source.actionTypes[trace.rule] ?? "?"
                 if json {
@@ -327,8 +327,7 @@ struct ExplainCommand: Command {
                         writer.key("stoppedBy")
                         writer.string(stop)
                     }
-                    if trace.fired, case .some(.some(let kind)) = source.withRequestMethod[trace.rule], kind.isInverted
-                    {
+                    if trace.fired, let kind = source.conditionWithMethod[trace.rule], kind.isInverted {
                         writer.key("conditionNotApplied")
                         writer.string(kind.rawValue)
                     }
@@ -345,8 +344,7 @@ struct ExplainCommand: Command {
                     let name = source.identifiers[trace.rule].map { " \"\($0)\"" } ?? ""
                     let at = position.map { " at \(source.path):\($0.line):\($0.column)" } ?? ""
                     var outcome = trace.fired ? "fired (\(action))" : "stopped by \(stop ?? "?")"
-                    if trace.fired, case .some(.some(let kind)) = source.withRequestMethod[trace.rule], kind.isInverted
-                    {
+                    if trace.fired, let kind = source.conditionWithMethod[trace.rule], kind.isInverted {
                         outcome +=
                             ", its \(kind.rawValue) not applied (with a request-method, WebKit tests it against no method: spec §4.6)"
                     }

@@ -189,12 +189,7 @@ struct LintCommand: Command {
         writer.closeArray()
         if !report.notChecked.isEmpty {
             writer.key("notChecked")
-            writer.openArray()
-            for check in report.notChecked {
-                writer.element()
-                writer.string(check)
-            }
-            writer.closeArray()
+            writer.strings(report.notChecked)
         }
         writer.key("warnings")
         writer.openArray()

@@ -185,12 +185,7 @@ struct StoreListCommand: Command {
                 return
             }
             var writer = JSONWriter()
-            writer.openArray()
-            for identifier in identifiers {
-                writer.element()
-                writer.string(identifier)
-            }
-            writer.closeArray()
+            writer.strings(identifiers)
             Console.out(String(decoding: writer.bytes, as: UTF8.self))
         }
     }

@@ -113,6 +113,16 @@ package struct JSONWriter {
         value.withUTF8 { string(bytes: $0) }
     }
 
+    /// A JSON array of strings.
+    package mutating func strings(_ values: [String]) {
+        openArray()
+        for value in values {
+            element()
+            string(value)
+        }
+        closeArray()
+    }
+
     /// A JSON string of UTF-8 `value`: runs of bytes that need no escape are copied at once.
     package mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
         bytes.append(0x22)

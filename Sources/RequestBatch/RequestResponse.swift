@@ -171,12 +171,7 @@ extension BatchMatching {
             let warnings = warnings(for: fields)
             if !warnings.isEmpty {
                 writer.key("warnings")
-                writer.openArray()
-                for warning in warnings {
-                    writer.element()
-                    writer.string(warning)
-                }
-                writer.closeArray()
+                writer.strings(warnings)
             }
         }
         writer.closeObject()
